@@ -1,0 +1,131 @@
+/**
+ * The lossless syntax tree of an httpd configuration file.
+ *
+ * Every node points into the original text by UTF-16 offsets (the units of
+ * JavaScript strings and of LSP positions). The file is cut into logical lines
+ * exactly as httpd reads it: a backslash right before the line break (an
+ * optional CR between them) joins the next physical line. Each logical line
+ * becomes exactly one "line node" (directive, comment, blank, section open or
+ * section close tag, or a line the parser could not place), and the line nodes
+ * cover the text end to end, so printing them in order gives the input back.
+ */
+
+/** One word of a logical line, as httpd's ap_getword_conf splits it. */
+export interface Token {
+  /** The raw text of the word as written, quotes kept, continuations removed. */
+  readonly raw: string;
+  /** The word as httpd sees it: quotes stripped, \" and \\ unescaped inside quotes. */
+  readonly value: string;
+  /** The quote character that opened the word, if any. */
+  readonly quote: '"' | "'" | null;
+  /** True when a quoted word has no closing quote before the end of the line. */
+  readonly unterminated: boolean;
+  /** Offset of the first character in the original text. */
+  readonly start: number;
+  /** Offset just after the last character in the original text. */
+  readonly end: number;
+}
+
+/** What every line node shares: where its logical line sits in the text. */
+export interface LineInfo {
+  /** Offset of the first character of the logical line (leading blanks included). */
+  readonly lineStart: number;
+  /** Offset just after the line break that ends the logical line (or the end of the text). */
+  readonly lineEnd: number;
+  /** Offset of the first non-blank character. */
+  readonly start: number;
+  /** Offset just after the last non-blank character before the line break. */
+  readonly end: number;
+  /** 0-based number of the physical line where the logical line starts. */
+  readonly line: number;
+  /** The enclosing section, or null at the top level. */
+  parent: SectionNode | null;
+}
+
+export interface DirectiveNode extends LineInfo {
+  readonly type: 'directive';
+  readonly name: Token;
+  /** The directive name in lower case, for case-insensitive lookups. */
+  readonly key: string;
+  readonly args: Token[];
+}
+
+export interface CommentNode extends LineInfo {
+  readonly type: 'comment';
+  /** The comment text as joined by httpd (continuations removed), starting with '#'. */
+  readonly text: string;
+}
+
+export interface BlankNode extends LineInfo {
+  readonly type: 'blank';
+}
+
+/** The opening tag of a section: `<Directory "/srv">`. */
+export interface SectionOpen extends LineInfo {
+  readonly type: 'open';
+  readonly section: SectionNode;
+}
+
+/** The closing tag of a section: `</Directory>`. */
+export interface SectionClose extends LineInfo {
+  readonly type: 'close';
+  /** The name written in the tag (without `</` and `>`). */
+  readonly name: Token;
+  /** The section it closes, or null for a stray closing tag. */
+  readonly section: SectionNode | null;
+}
+
+export type LineNode = DirectiveNode | CommentNode | BlankNode | SectionOpen | SectionClose;
+
+/** A section: `<Name args…>` … `</Name>`. */
+export interface SectionNode {
+  readonly type: 'section';
+  /** The section name without `<` (for example `Directory`). Its range starts after `<`. */
+  readonly name: Token;
+  readonly key: string;
+  /** The arguments before the closing `>` of the open tag. */
+  readonly args: Token[];
+  readonly open: SectionOpen;
+  /** The closing tag; null when the section is never closed. */
+  close: SectionClose | null;
+  /** Directives, comments, blanks and nested sections, in order. */
+  readonly children: ChildNode[];
+  parent: SectionNode | null;
+  /** Nesting depth: 1 for a top-level section. */
+  readonly depth: number;
+}
+
+/** What a section or the document holds. */
+export type ChildNode = DirectiveNode | CommentNode | BlankNode | SectionNode | SectionClose;
+
+export type SyntaxErrorCode =
+  | 'unclosed-section'
+  | 'stray-close'
+  | 'mismatched-close'
+  | 'missing-gt'
+  | 'empty-section-name'
+  | 'unterminated-quote'
+  | 'close-has-arguments'
+  | 'binary';
+
+export interface SyntaxError {
+  readonly code: SyntaxErrorCode;
+  readonly message: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface ConfigDocument {
+  readonly text: string;
+  /** Top-level children in order. */
+  readonly children: ChildNode[];
+  /** Every logical line, in order; together they cover the whole text. */
+  readonly lines: LineNode[];
+  /** Every section in document order (pre-order). */
+  readonly sections: SectionNode[];
+  /** Every directive in document order. */
+  readonly directives: DirectiveNode[];
+  readonly errors: SyntaxError[];
+  /** Offsets where each physical line starts (for offset ⇄ position). */
+  readonly lineStarts: number[];
+}

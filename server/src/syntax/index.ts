@@ -1,0 +1,4 @@
+export * from './ast';
+export { parse, print, tokenize } from './parser';
+export * from './position';
+export * from './encoding';
