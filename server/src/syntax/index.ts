@@ -2,3 +2,4 @@ export * from './ast';
 export { parse, print, tokenize } from './parser';
 export * from './position';
 export * from './encoding';
+export * from './edit';
