@@ -1,0 +1,121 @@
+/**
+ * Which httpd versions read a node, judging by the <IfModule> and <IfVersion>
+ * sections around it. Many files carry a 2.2 branch and a 2.4 branch side by
+ * side (`<IfModule !mod_authz_core.c>` … `<IfModule mod_authz_core.c>`); the
+ * 2.2 branch is never read by 2.4 and must not be reported as if it were.
+ */
+import type { SectionNode } from '../syntax';
+
+/** The three kinds of server a file may be read by. */
+export type Reader = 'httpd22' | 'httpd24compat' | 'httpd24';
+export const ALL_READERS: readonly Reader[] = ['httpd22', 'httpd24compat', 'httpd24'];
+
+/** Modules that exist only in 2.3/2.4 (their presence means "not 2.2"). */
+const ONLY_24 = new Set([
+  'mod_authz_core', 'authz_core_module', 'mod_authn_core', 'authn_core_module',
+  'mod_authn_socache', 'authn_socache_module', 'mod_unixd', 'unixd_module',
+  'mod_socache_shmcb', 'socache_shmcb_module', 'mod_slotmem_shm', 'slotmem_shm_module',
+  'mod_proxy_fcgi', 'proxy_fcgi_module', 'mod_remoteip', 'remoteip_module', 'mod_ratelimit',
+  'ratelimit_module', 'mod_request', 'request_module', 'mod_lua', 'lua_module',
+  'mod_macro', 'macro_module', 'mod_allowmethods', 'allowmethods_module',
+  'mod_cache_disk', 'cache_disk_module', 'mod_watchdog', 'watchdog_module',
+]);
+/** Present only in 2.4 servers that still load the compatibility module. */
+const ONLY_24_COMPAT = new Set(['mod_access_compat', 'access_compat_module']);
+/** Modules 2.4 no longer has (2.2 or older). */
+const ONLY_22 = new Set([
+  'mod_authz_default', 'authz_default_module', 'mod_authn_default', 'authn_default_module',
+  'mod_mem_cache', 'mem_cache_module', 'mod_disk_cache', 'disk_cache_module',
+  'mod_access', 'access_module', 'mod_auth', 'auth_module',
+]);
+
+function moduleKey(arg: string): string {
+  let k = arg.toLowerCase();
+  if (k.endsWith('.c')) k = k.slice(0, -2);
+  if (k.endsWith('.cpp')) k = k.slice(0, -4);
+  return k;
+}
+
+/** The readers of a module test `<IfModule [!]arg>` when true. */
+function moduleReaders(arg: string): Set<Reader> {
+  const neg = arg.startsWith('!');
+  const k = moduleKey(neg ? arg.slice(1) : arg);
+  let yes: Reader[];
+  if (ONLY_24.has(k)) yes = ['httpd24compat', 'httpd24'];
+  else if (ONLY_24_COMPAT.has(k)) yes = ['httpd24compat'];
+  else if (ONLY_22.has(k)) yes = ['httpd22'];
+  else return new Set(ALL_READERS);
+  if (!neg) return new Set(yes);
+  return new Set(ALL_READERS.filter((r) => !yes.includes(r)));
+}
+
+function cmpVersion(a: number[], b: number[]): number {
+  for (let i = 0; i < 3; i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d) return d;
+  }
+  return 0;
+}
+
+/** The readers of `<IfVersion op version>` (mod_version's syntax; regex forms read by everyone). */
+function versionReaders(args: string[]): Set<Reader> {
+  let op = '=';
+  let ver: string | undefined;
+  if (args.length >= 2) {
+    op = args[0];
+    ver = args[1];
+  } else if (args.length === 1) {
+    const m = /^(<=|>=|<|>|==?|!=?)?(.*)$/.exec(args[0])!;
+    op = m[1] ?? '=';
+    ver = m[2];
+  }
+  let negate = false;
+  if (op.startsWith('!')) {
+    negate = true;
+    op = op.slice(1) || '=';
+  }
+  if (!ver || !/^\d+(\.\d+){0,2}$/.test(ver)) return new Set(ALL_READERS);
+  const v = ver.split('.').map(Number);
+  // Judge each family by its whole range of releases: 2.2.0–2.2.x and 2.4.0–2.4.x (2.3 was 2.4's development series).
+  const ranges: Array<[Reader[], number[], number[]]> = [
+    [['httpd22'], [2, 2, 0], [2, 2, 999]],
+    [['httpd24compat', 'httpd24'], [2, 4, 0], [2, 4, 999]],
+  ];
+  const out = new Set<Reader>();
+  for (const [readers, lo, hi] of ranges) {
+    let some: boolean;
+    switch (op) {
+      case '<': some = cmpVersion(lo, v) < 0; break;
+      case '<=': some = cmpVersion(lo, v) <= 0; break;
+      case '>': some = cmpVersion(hi, v) > 0; break;
+      case '>=': some = cmpVersion(hi, v) >= 0; break;
+      case '=': case '==': {
+        // "2.2" in mod_version means 2.2.0 only if given with fewer parts? It compares major.minor.patch with missing parts as 0.
+        some = cmpVersion(lo, v) <= 0 && cmpVersion(hi, v) >= 0;
+        break;
+      }
+      default: some = true;
+    }
+    if (negate) some = true; // a negated comparison matches some release of almost any family
+    if (some) readers.forEach((r) => out.add(r));
+  }
+  return out;
+}
+
+/** Which servers read a node inside the given chain of sections (innermost first or any order). */
+export function readersOf(sections: readonly SectionNode[]): Set<Reader> {
+  let set = new Set<Reader>(ALL_READERS);
+  for (const s of sections) {
+    let r: Set<Reader> | null = null;
+    if (s.key === 'ifmodule' && s.args.length >= 1) r = moduleReaders(s.args[0].value);
+    else if (s.key === 'ifversion') r = versionReaders(s.args.map((a) => a.value));
+    if (r) set = new Set([...set].filter((x) => r!.has(x)));
+  }
+  return set;
+}
+
+/** True when only httpd 2.2 (or older) reads the node: a branch 2.4 skips. */
+export function isOnly22(sections: readonly SectionNode[]): boolean {
+  const r = readersOf(sections);
+  return !r.has('httpd24') && !r.has('httpd24compat');
+}

@@ -1,0 +1,6 @@
+/** Where each rule is documented: the README's rule table, one anchor per id. */
+export const RULES_DOCS_BASE = 'https://github.com/apacheconf/apacheconf/blob/main/README.md#rule-';
+
+export function ruleDocsUrl(id: string): string {
+  return RULES_DOCS_BASE + id;
+}

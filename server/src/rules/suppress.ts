@@ -1,0 +1,52 @@
+/**
+ * `# apacheconf-disable-next-line RULE[,RULE]` silences the listed rules (all
+ * rules when none is listed) on the next directive or section tag: the next
+ * line node that is not a comment or a blank line.
+ */
+import type { ConfigDocument } from '../syntax';
+
+const MARK = /^#\s*apacheconf-disable-next-line\b(.*)$/i;
+
+/** For each silenced line node, the rule ids it silences ('*' for all). Keyed by the node's start offset range. */
+export interface Suppressions {
+  /** Returns true when a finding of `rule` starting at `offset` is silenced. */
+  silenced(rule: string, offset: number): boolean;
+}
+
+export function collectSuppressions(doc: ConfigDocument): Suppressions {
+  const spans: Array<{ start: number; end: number; rules: Set<string> | null }> = [];
+  let pending: Set<string> | null | undefined;
+  for (const node of doc.lines) {
+    if (node.type === 'comment') {
+      const m = MARK.exec(node.text);
+      if (m) {
+        const ids = m[1].split(/[\s,]+/).filter(Boolean);
+        const set = ids.length ? new Set(ids.map((s) => s.toLowerCase())) : null;
+        if (pending === undefined) pending = set;
+        else if (pending && set) set.forEach((r) => pending!.add(r));
+        else pending = null;
+      }
+      continue;
+    }
+    if (node.type === 'blank') continue;
+    if (pending !== undefined) {
+      spans.push({ start: node.lineStart, end: node.lineEnd, rules: pending });
+      pending = undefined;
+    }
+  }
+  return {
+    silenced(rule, offset) {
+      // Binary search over spans sorted by start.
+      let lo = 0;
+      let hi = spans.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const s = spans[mid];
+        if (offset < s.start) hi = mid - 1;
+        else if (offset >= s.end) lo = mid + 1;
+        else return s.rules === null || s.rules.has(rule.toLowerCase());
+      }
+      return false;
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * The rule registry's types. A rule owns a stable string id, a default
+ * severity, a docs anchor and a check that turns a parsed file into findings.
+ * Findings carry offsets, never positions: the service converts them.
+ */
+import type { ConfigDocument, DirectiveNode, OffsetEdit, SectionNode } from '../syntax';
+import type { FileContext } from '../model/context';
+
+export type Severity = 'error' | 'warning' | 'information' | 'hint';
+export type SeveritySetting = Severity | 'ignore';
+export const SEVERITY_SETTINGS: readonly SeveritySetting[] = ['ignore', 'hint', 'information', 'warning', 'error'];
+
+export interface Fix {
+  title: string;
+  edits: OffsetEdit[];
+  /** The one fix per finding that "fix all" and `apacheconf fix` apply. Only exact fixes are preferred. */
+  preferred?: boolean;
+}
+
+export interface RelatedLocation {
+  start: number;
+  end: number;
+  message: string;
+  /** Another file; absent means the same file. */
+  uri?: string;
+}
+
+export interface Finding {
+  rule: string;
+  message: string;
+  start: number;
+  end: number;
+  /** Overrides the rule's default severity for this finding (e.g. a hint inside a 2.2-only branch). The user's setting still wins. */
+  severity?: Severity;
+  /** The highest severity this finding may be shown at, whatever the settings say (a 2.2-only branch: at most a hint). */
+  maxSeverity?: Severity;
+  tags?: Array<'deprecated' | 'unnecessary'>;
+  related?: RelatedLocation[];
+  /** Typed payload for fixes and clients. */
+  data?: Record<string, unknown>;
+  fixes?: Fix[];
+}
+
+export interface RuleContext {
+  readonly doc: ConfigDocument;
+  readonly fileContext: FileContext;
+}
+
+export interface Rule {
+  /** Stable id, used in settings, disable comments, `code` of diagnostics and the README. */
+  readonly id: string;
+  readonly defaultSeverity: Severity;
+  /** A one-line summary for the README table and docs. */
+  readonly summary: string;
+  check(ctx: RuleContext): Finding[];
+}
+
+export type { ConfigDocument, DirectiveNode, SectionNode, OffsetEdit, FileContext };

@@ -1,0 +1,216 @@
+/**
+ * The transport-free service facade: the CLI, the language server and the
+ * tests all go through it. Every feature takes a parsed analysis and returns
+ * plain LSP types; nothing here knows about connections or files on disk.
+ */
+import {
+  CodeAction,
+  CodeActionKind,
+  Diagnostic,
+  DiagnosticSeverity,
+  DiagnosticTag,
+  Hover,
+  Position,
+  Range,
+  TextEdit,
+} from 'vscode-languageserver-types';
+import { applyEdits, OffsetEdit, parse, rangeOf, offsetAt, type ConfigDocument } from './syntax';
+import { defaultContextFor, type FileContext } from './model/context';
+import { RULES, getRule, collectSuppressions, ruleDocsUrl, type Finding, type Severity, type SeveritySetting, type Fix } from './rules';
+import { hoverAt } from './features/hover';
+
+export const SOURCE = 'apacheconf';
+export const FIX_ALL_KIND = CodeActionKind.SourceFixAll + '.apacheconf';
+
+export interface ServiceSettings {
+  /** Per-rule severity: 'ignore' | 'hint' | 'information' | 'warning' | 'error'. */
+  rules?: Record<string, SeveritySetting>;
+}
+
+export interface AnalyzeInput {
+  text: string;
+  /** Used for the default context (.htaccess) and as the uri of code action edits. */
+  uri?: string;
+  /** Overrides the context derived from the uri. */
+  context?: FileContext;
+}
+
+export interface ReportedFinding extends Finding {
+  severity: Severity;
+}
+
+export interface Analysis {
+  readonly uri: string;
+  readonly doc: ConfigDocument;
+  readonly context: FileContext;
+  /** Findings after settings and disable comments, in document order. */
+  readonly findings: ReportedFinding[];
+}
+
+const RANK: Record<Severity, number> = { hint: 0, information: 1, warning: 2, error: 3 };
+const LSP_SEVERITY: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+export function severityAtLeast(s: Severity, min: Severity): boolean {
+  return RANK[s] >= RANK[min];
+}
+
+export class ApacheConfService {
+  private settings: ServiceSettings;
+
+  constructor(settings: ServiceSettings = {}) {
+    this.settings = settings;
+  }
+
+  updateSettings(settings: ServiceSettings): void {
+    this.settings = settings;
+  }
+
+  getSettings(): ServiceSettings {
+    return this.settings;
+  }
+
+  /** Parse and run every rule. `doc` may be passed to reuse a cached tree of the same text. */
+  analyze(input: AnalyzeInput, doc?: ConfigDocument): Analysis {
+    const uri = input.uri ?? 'untitled:config';
+    const tree = doc && doc.text === input.text ? doc : parse(input.text);
+    const context = input.context ?? defaultContextFor(uri);
+    const suppress = collectSuppressions(tree);
+    const findings: ReportedFinding[] = [];
+    for (const rule of RULES) {
+      const setting = this.settings.rules?.[rule.id];
+      if (setting === 'ignore') continue;
+      let raw: Finding[];
+      try {
+        raw = rule.check({ doc: tree, fileContext: context });
+      } catch (e) {
+        // A rule must never take the whole analysis down; report the failure instead of a clean file.
+        raw = [{ rule: rule.id, message: `Internal error in rule ${rule.id}: ${(e as Error).message}`, start: 0, end: 0, severity: 'error' }];
+      }
+      for (const f of raw) {
+        if (rule.id !== 'syntax' && suppress.silenced(rule.id, f.start)) continue;
+        let sev: Severity = (setting as Severity | undefined) ?? f.severity ?? rule.defaultSeverity;
+        if (f.maxSeverity && RANK[sev] > RANK[f.maxSeverity]) sev = f.maxSeverity;
+        findings.push({ ...f, severity: sev });
+      }
+    }
+    findings.sort((a, b) => a.start - b.start || a.end - b.end);
+    return { uri, doc: tree, context, findings };
+  }
+
+  diagnostics(a: Analysis): Diagnostic[] {
+    return a.findings.map((f) => this.toDiagnostic(a, f));
+  }
+
+  toDiagnostic(a: Analysis, f: ReportedFinding): Diagnostic {
+    const d: Diagnostic = {
+      range: rangeOf(a.doc, f.start, f.end),
+      severity: LSP_SEVERITY[f.severity],
+      code: f.rule,
+      codeDescription: { href: ruleDocsUrl(f.rule) },
+      source: SOURCE,
+      message: f.message,
+    };
+    const tags: DiagnosticTag[] = [];
+    if (f.tags?.includes('deprecated')) tags.push(DiagnosticTag.Deprecated);
+    if (f.tags?.includes('unnecessary')) tags.push(DiagnosticTag.Unnecessary);
+    if (tags.length) d.tags = tags;
+    if (f.related?.length) {
+      d.relatedInformation = f.related.map((r) => ({
+        location: { uri: r.uri ?? a.uri, range: r.uri ? { start: Position.create(0, 0), end: Position.create(0, 0) } : rangeOf(a.doc, r.start, r.end) },
+        message: r.message,
+      }));
+    }
+    if (f.data) d.data = f.data;
+    return d;
+  }
+
+  /** Quick fixes for the findings that overlap `range` (or match `only` diagnostics), plus fix-all when asked. */
+  codeActions(a: Analysis, range: Range, context: { diagnostics?: Diagnostic[]; only?: string[] } = {}): CodeAction[] {
+    const out: CodeAction[] = [];
+    const wantsQuickFix = !context.only || context.only.some((k) => CodeActionKind.QuickFix.startsWith(k) || k === CodeActionKind.QuickFix);
+    const wantsFixAll = context.only?.some((k) => FIX_ALL_KIND.startsWith(k) && k !== '' ) ?? false;
+    if (wantsQuickFix) {
+      const start = offsetAt(a.doc, range.start);
+      const end = offsetAt(a.doc, range.end);
+      for (const f of a.findings) {
+        if (!f.fixes?.length) continue;
+        const overlaps = f.start <= end && f.end >= start;
+        const matches = context.diagnostics?.some(
+          (d) => d.code === f.rule && offsetAt(a.doc, d.range.start) === f.start && offsetAt(a.doc, d.range.end) === f.end,
+        );
+        if (!overlaps && !matches) continue;
+        const diag = this.toDiagnostic(a, f);
+        for (const fix of f.fixes) {
+          out.push({
+            title: fix.title,
+            kind: CodeActionKind.QuickFix,
+            diagnostics: [diag],
+            isPreferred: fix.preferred === true,
+            edit: { changes: { [a.uri]: this.textEdits(a, fix.edits) } },
+          });
+        }
+      }
+    }
+    if (wantsFixAll) {
+      const fixed = this.fixText({ text: a.doc.text, uri: a.uri, context: a.context });
+      if (fixed.text !== a.doc.text) {
+        out.push({
+          title: 'Apply every exact apacheconf fix',
+          kind: FIX_ALL_KIND,
+          edit: { changes: { [a.uri]: [TextEdit.replace(rangeOf(a.doc, 0, a.doc.text.length), fixed.text)] } },
+        });
+      }
+    }
+    return out;
+  }
+
+  textEdits(a: Analysis, edits: OffsetEdit[]): TextEdit[] {
+    return edits.map((e) => TextEdit.replace(rangeOf(a.doc, e.start, e.end), e.newText));
+  }
+
+  /**
+   * Apply every preferred (exact) fix until nothing changes. Fixes that would
+   * overlap an earlier one wait for the next round, which sees the new text.
+   */
+  fixText(input: AnalyzeInput, maxRounds = 8): { text: string; applied: number; analysis: Analysis } {
+    let text = input.text;
+    let applied = 0;
+    let analysis = this.analyze({ ...input, text });
+    for (let round = 0; round < maxRounds; round++) {
+      const chosen: OffsetEdit[] = [];
+      const taken: Array<[number, number]> = [];
+      for (const f of analysis.findings) {
+        const fix = f.fixes?.find((x: Fix) => x.preferred);
+        if (!fix || fix.edits.length === 0) continue;
+        const clash = fix.edits.some((e) => taken.some(([s, t]) => (e.start < t && s < e.end) || e.start === s));
+        if (clash) continue;
+        for (const e of fix.edits) {
+          chosen.push(e);
+          taken.push([e.start, e.end]);
+        }
+        applied++;
+      }
+      if (!chosen.length) break;
+      const next = applyEdits(text, chosen);
+      if (next === text) break;
+      text = next;
+      analysis = this.analyze({ ...input, text });
+    }
+    return { text, applied, analysis };
+  }
+
+  hover(a: Analysis, position: Position): Hover | null {
+    return hoverAt(a.doc, offsetAt(a.doc, position), a.context);
+  }
+}
+
+export function createService(settings?: ServiceSettings): ApacheConfService {
+  return new ApacheConfService(settings);
+}
+
+export { getRule, RULES };
