@@ -1,0 +1,33 @@
+// One build script for the three bundles: the VS Code client, the language
+// server (IPC for VS Code, --stdio for other editors) and the CLI.
+// Usage: node scripts/build.mjs [--watch] [--production]
+import * as esbuild from 'esbuild';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+};
+
+const targets = [
+  { entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { entryPoints: ['server/src/lsp/main.ts'], outfile: 'dist/server.js' },
+  { entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+];
+
+if (watch) {
+  for (const t of targets) {
+    const ctx = await esbuild.context({ ...common, ...t });
+    await ctx.watch();
+  }
+  console.log('watching for changes…');
+} else {
+  await Promise.all(targets.map((t) => esbuild.build({ ...common, ...t })));
+}
