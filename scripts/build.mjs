@@ -16,11 +16,21 @@ const common = {
   logLevel: 'warning',
 };
 
+const tests = process.argv.includes('--tests');
+
 const targets = [
   { entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { entryPoints: ['server/src/lsp/main.ts'], outfile: 'dist/server.js' },
   { entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
 ];
+
+if (tests) {
+  // The editor suite, run inside VS Code or code-server; mocha stays external (loaded from node_modules).
+  targets.push(
+    { entryPoints: ['test/vscode/suite/index.ts'], outfile: 'out/test/vscode/suite/index.js', external: ['vscode', 'mocha'] },
+    { entryPoints: ['test/vscode/suite/extension.test.ts'], outfile: 'out/test/vscode/suite/extension.test.js', external: ['vscode', 'mocha'] },
+  );
+}
 
 if (watch) {
   for (const t of targets) {
