@@ -1,0 +1,52 @@
+/** The shape of the directive catalog. Facts come from the httpd 2.4 manual; descriptions are our own words. */
+
+/** Where a directive may appear, in the manual's terms. */
+export type DirectiveContext = 'server' | 'vhost' | 'directory' | 'htaccess';
+
+/**
+ * current: a normal 2.4 directive.
+ * compat: still accepted in 2.4 only through a compatibility module (mod_access_compat).
+ * removed: 2.4 refuses it (httpd does not start, or .htaccess gives 500).
+ * renamed: 2.4 still accepts the old name but it is replaced by `renamedTo`.
+ * noop: accepted by 2.4 but has no effect any more (NameVirtualHost, DefaultType).
+ */
+export type DirectiveStatus = 'current' | 'compat' | 'removed' | 'renamed' | 'noop';
+
+export interface DirectiveFact {
+  /** Canonical spelling, without '<' for sections (e.g. "Directory"). */
+  name: string;
+  /** Module source name as in the manual, e.g. "core", "mod_ssl", "mpm_common". */
+  module: string;
+  /** True for container directives written as <Name …> … </Name>. */
+  section?: boolean;
+  contexts: DirectiveContext[];
+  /** Override class needed in .htaccess (AllowOverride), e.g. "AuthConfig", "FileInfo", "Limit". */
+  override?: string;
+  /** The syntax line from the manual, e.g. "Require [not] entity-name [entity-name] ...". */
+  syntax: string;
+  default?: string;
+  status: DirectiveStatus;
+  /** For renamed directives: the 2.4 name. */
+  renamedTo?: string;
+  /** For removed / compat / renamed / noop: what to do instead, in our words. */
+  replacement?: string;
+  /** First 2.4 release that has it, when the manual says so (e.g. "2.4.19"). */
+  since?: string;
+  /** One or two sentences in our own words. */
+  description: string;
+  /** Link to the directive in the official 2.4 manual (or the 2.2 manual for removed ones). */
+  url: string;
+}
+
+export interface ModuleFact {
+  /** Source name, e.g. "mod_ssl". */
+  name: string;
+  /** Identifier used by LoadModule, e.g. "ssl_module". */
+  id: string;
+  /** Source file name as used by <IfModule mod_ssl.c>. */
+  file: string;
+  /** "current" for 2.4 modules, "removed" for 2.2 modules 2.4 no longer ships. */
+  status: 'current' | 'removed';
+  description: string;
+  url: string;
+}
