@@ -18,6 +18,11 @@ import { applyEdits, OffsetEdit, parse, rangeOf, offsetAt, type ConfigDocument }
 import { defaultContextFor, type FileContext } from './model/context';
 import { RULES, getRule, collectSuppressions, ruleDocsUrl, type Finding, type Severity, type SeveritySetting, type Fix } from './rules';
 import { hoverAt } from './features/hover';
+import type { DocumentSymbol, FoldingRange, FormattingOptions, SelectionRange } from 'vscode-languageserver-types';
+import { documentSymbols } from './features/symbols';
+import { foldingRanges } from './features/folding';
+import { selectionRanges } from './features/selection';
+import { format } from './features/format';
 
 export const SOURCE = 'apacheconf';
 export const FIX_ALL_KIND = CodeActionKind.SourceFixAll + '.apacheconf';
@@ -206,6 +211,26 @@ export class ApacheConfService {
 
   hover(a: Analysis, position: Position): Hover | null {
     return hoverAt(a.doc, offsetAt(a.doc, position), a.context);
+  }
+
+  /** The outline: sections (with their tag as the name) and a few notable directives. */
+  documentSymbols(a: Analysis): DocumentSymbol[] {
+    return documentSymbols(a.doc);
+  }
+
+  /** Sections, comment runs and continued lines. */
+  foldingRanges(a: Analysis): FoldingRange[] {
+    return foldingRanges(a.doc);
+  }
+
+  /** One chain per position: word, line, section body, section, enclosing sections, document. */
+  selectionRanges(a: Analysis, positions: Position[]): SelectionRange[] {
+    return selectionRanges(a.doc, positions.map((p) => offsetAt(a.doc, p)));
+  }
+
+  /** Re-indent by section depth (the whole document, or the lines `range` touches). Only leading white space changes. */
+  format(a: Analysis, options: FormattingOptions, range?: Range): TextEdit[] {
+    return format(a.doc, options, range);
   }
 }
 
