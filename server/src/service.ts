@@ -23,6 +23,9 @@ import { documentSymbols } from './features/symbols';
 import { foldingRanges } from './features/folding';
 import { selectionRanges } from './features/selection';
 import { format } from './features/format';
+import type { DocumentLink } from 'vscode-languageserver-types';
+import { documentLinks, type LinkOptions } from './features/links';
+import { dirname, fileUriToPath } from './features/paths';
 
 export const SOURCE = 'apacheconf';
 export const FIX_ALL_KIND = CodeActionKind.SourceFixAll + '.apacheconf';
@@ -231,6 +234,16 @@ export class ApacheConfService {
   /** Re-indent by section depth (the whole document, or the lines `range` touches). Only leading white space changes. */
   format(a: Analysis, options: FormattingOptions, range?: Range): TextEdit[] {
     return format(a.doc, options, range);
+  }
+
+  /**
+   * Links for Include*, LoadModule and file-valued directives. `baseDir`
+   * defaults to the folder of a `file:` uri; `exists` / `resolveGlob` are the
+   * caller's (the service does no I/O).
+   */
+  documentLinks(a: Analysis, options: LinkOptions = {}): DocumentLink[] {
+    const path = fileUriToPath(a.uri);
+    return documentLinks(a.doc, { ...options, baseDir: options.baseDir ?? (path ? dirname(path) : undefined) });
   }
 }
 
