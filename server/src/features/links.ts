@@ -18,7 +18,7 @@
 import { DocumentLink } from 'vscode-languageserver-types';
 import type { ConfigDocument, DirectiveNode, Token } from '../syntax';
 import { rangeOf } from '../syntax';
-import { hasGlob, isAbsolutePath, joinPath, pathToFileUri } from './paths';
+import { hasGlob, isAbsolutePath, joinPath, normalizePath, pathToFileUri } from './paths';
 
 export interface LinkOptions {
   /** The document's folder (absolute). The last resort for relative paths. */
@@ -31,46 +31,51 @@ export interface LinkOptions {
   resolveGlob?: (pattern: string) => string[];
 }
 
-type ArgPick = (d: DirectiveNode) => Token[];
-
-const first: ArgPick = (d) => d.args.slice(0, 1);
-
-/** Log targets: not a pipe, not syslog. */
-const logFile: ArgPick = (d) => {
-  const t = d.args[0];
-  if (!t || t.value.startsWith('|') || /^syslog(:|$)/i.test(t.value)) return [];
-  return [t];
+/** Which argument of which directive is a file path: an index, or 'all' for every argument. */
+export const FILE_ARGUMENTS: Readonly<Record<string, number | 'all'>> = {
+  include: 0,
+  includeoptional: 0,
+  loadmodule: 1,
+  loadfile: 'all',
+  authuserfile: 0,
+  authgroupfile: 0,
+  authdbmuserfile: 0,
+  authdbmgroupfile: 0,
+  sslcertificatefile: 0,
+  sslcertificatekeyfile: 0,
+  sslcertificatechainfile: 0,
+  sslcacertificatefile: 0,
+  sslcarevocationfile: 0,
+  sslcadnrequestfile: 0,
+  sslproxycacertificatefile: 0,
+  sslproxycarevocationfile: 0,
+  sslproxymachinecertificatefile: 0,
+  sslproxymachinecertificatechainfile: 0,
+  mdcertificatefile: 0,
+  mdcertificatekeyfile: 0,
+  errorlog: 0,
+  customlog: 0,
+  transferlog: 0,
+  scriptlog: 0,
+  typesconfig: 0,
+  mimemagicfile: 0,
 };
 
-/** Which arguments of which directives are files. */
-const FILE_ARGS: Record<string, ArgPick> = {
-  include: first,
-  includeoptional: first,
-  loadmodule: (d) => d.args.slice(1, 2),
-  loadfile: (d) => d.args,
-  authuserfile: first,
-  authgroupfile: first,
-  authdbmuserfile: first,
-  authdbmgroupfile: first,
-  sslcertificatefile: first,
-  sslcertificatekeyfile: first,
-  sslcertificatechainfile: first,
-  sslcacertificatefile: first,
-  sslcarevocationfile: first,
-  sslcadnrequestfile: first,
-  sslproxycacertificatefile: first,
-  sslproxycarevocationfile: first,
-  sslproxymachinecertificatefile: first,
-  sslproxymachinecertificatechainfile: first,
-  mdcertificatefile: first,
-  mdcertificatekeyfile: first,
-  errorlog: logFile,
-  customlog: logFile,
-  transferlog: logFile,
-  scriptlog: first,
-  typesconfig: first,
-  mimemagicfile: first,
-};
+const LOGS = new Set(['errorlog', 'customlog', 'transferlog']);
+
+/** Whether a value given to a directive names a file (a log target may be a pipe or syslog instead). */
+export function isFileValue(key: string, value: string): boolean {
+  if (LOGS.has(key)) return !value.startsWith('|') && !/^syslog(:|$)/i.test(value);
+  return true;
+}
+
+/** The file-path arguments of a directive. */
+function fileTokens(d: DirectiveNode): Token[] {
+  const which = FILE_ARGUMENTS[d.key];
+  if (which === undefined) return [];
+  const toks = which === 'all' ? d.args : d.args.slice(which, which + 1);
+  return toks.filter((t) => isFileValue(d.key, t.value));
+}
 
 /** Replace `${VAR}` from `defines`; undefined when a variable has no known value. */
 export function substituteDefines(value: string, defines: ReadonlyMap<string, string>): string | undefined {
@@ -83,42 +88,66 @@ export function substituteDefines(value: string, defines: ReadonlyMap<string, st
   return missing ? undefined : out;
 }
 
-export function documentLinks(doc: ConfigDocument, options: LinkOptions = {}): DocumentLink[] {
-  const links: DocumentLink[] = [];
+/** What relative paths and variables mean at one directive. */
+export interface PathEnvironment {
+  /** The folder relative paths start from, when one is known. */
+  root: string | undefined;
+  /** Variables given a value by `Define` earlier in the file. */
+  defines: ReadonlyMap<string, string>;
+}
+
+/**
+ * Walk the directives in file order, tracking Define / UnDefine and the
+ * ServerRoot in effect, and call `visit` with each directive and what paths
+ * mean there. `visit` returns false to stop.
+ */
+export function walkPathEnvironment(
+  doc: ConfigDocument,
+  options: LinkOptions,
+  visit: (d: DirectiveNode, env: PathEnvironment) => boolean | void,
+): void {
   const defines = new Map<string, string>();
   let serverRoot: string | undefined;
-
   for (const d of doc.directives) {
-    if (d.key === 'define' && d.args.length >= 2) {
-      defines.set(d.args[0].value, d.args[1].value);
-      continue;
-    }
-    if (d.key === 'undefine' && d.args[0]) {
-      defines.delete(d.args[0].value);
-      continue;
-    }
-    if (d.key === 'serverroot' && d.args[0]) {
+    if (visit(d, { root: serverRoot ?? options.serverRoot ?? options.baseDir, defines }) === false) return;
+    if (d.key === 'define' && d.args.length >= 2) defines.set(d.args[0].value, d.args[1].value);
+    else if (d.key === 'undefine' && d.args[0]) defines.delete(d.args[0].value);
+    else if (d.key === 'serverroot' && d.args[0]) {
       const v = substituteDefines(d.args[0].value, defines);
       const base = options.serverRoot ?? options.baseDir;
-      serverRoot = v === undefined ? undefined : isAbsolutePath(v) ? joinPath('/', v) : base ? joinPath(base, v) : undefined;
-      continue;
+      serverRoot = v === undefined ? undefined : isAbsolutePath(v) ? normalizePath(v) : base ? joinPath(base, v) : undefined;
     }
-    const pick = FILE_ARGS[d.key];
-    if (!pick) continue;
-    for (const tok of pick(d)) {
-      const value = substituteDefines(tok.value, defines);
-      if (!value) continue;
-      const root = serverRoot ?? options.serverRoot ?? options.baseDir;
-      if (!isAbsolutePath(value) && !root) continue;
-      let target = joinPath(root ?? '/', value);
-      if (hasGlob(value)) {
+  }
+}
+
+/** Resolve a path value as httpd would at that point; undefined when it cannot be known. */
+export function resolvePathValue(value: string, env: PathEnvironment): string | undefined {
+  const v = substituteDefines(value, env.defines);
+  if (!v) return undefined;
+  if (isAbsolutePath(v)) return normalizePath(v);
+  return env.root ? joinPath(env.root, v) : undefined;
+}
+
+export function documentLinks(doc: ConfigDocument, options: LinkOptions = {}): DocumentLink[] {
+  const links: DocumentLink[] = [];
+  walkPathEnvironment(doc, options, (d, env) => {
+    for (const tok of fileTokens(d)) {
+      let target = resolvePathValue(tok.value, env);
+      if (!target) continue;
+      if (hasGlob(target)) {
         const matches = options.resolveGlob?.(target) ?? [];
         if (matches.length !== 1) continue;
         target = matches[0];
       } else if (options.exists && !options.exists(target)) continue;
-      const inner = tok.quote && tok.end - tok.start >= 2 ? [tok.start + 1, tok.unterminated ? tok.end : tok.end - 1] : [tok.start, tok.end];
-      links.push({ range: rangeOf(doc, inner[0], inner[1]), target: pathToFileUri(target), tooltip: target });
+      const [start, end] = innerRange(tok);
+      links.push({ range: rangeOf(doc, start, end), target: pathToFileUri(target), tooltip: target });
     }
-  }
+  });
   return links;
+}
+
+/** The range of a word without its quotes. */
+export function innerRange(tok: Token): [number, number] {
+  if (!tok.quote || tok.end - tok.start < 2) return [tok.start, tok.end];
+  return [tok.start + 1, tok.unterminated ? tok.end : tok.end - 1];
 }
