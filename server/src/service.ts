@@ -22,7 +22,7 @@ import type { DocumentSymbol, FoldingRange, FormattingOptions, SelectionRange } 
 import { documentSymbols } from './features/symbols';
 import { foldingRanges } from './features/folding';
 import { selectionRanges } from './features/selection';
-import { format } from './features/format';
+import { format, formatOnType } from './features/format';
 import type { DocumentLink } from 'vscode-languageserver-types';
 import { documentLinks, type LinkOptions } from './features/links';
 import { dirname, fileUriToPath } from './features/paths';
@@ -234,6 +234,11 @@ export class ApacheConfService {
   /** Re-indent by section depth (the whole document, or the lines `range` touches). Only leading white space changes. */
   format(a: Analysis, options: FormattingOptions, range?: Range): TextEdit[] {
     return format(a.doc, options, range);
+  }
+
+  /** On-type formatting: `>` that completes a section tag re-indents that line. */
+  formatOnType(a: Analysis, position: Position, ch: string, options: FormattingOptions): TextEdit[] {
+    return formatOnType(a.doc, offsetAt(a.doc, position), ch, options);
   }
 
   /**

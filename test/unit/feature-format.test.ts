@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { Range } from 'vscode-languageserver-types';
 import { parse, type ConfigDocument } from '../../server/src/syntax';
-import { format, type FormatOptions } from '../../server/src/features/format';
+import { format, formatOnType, type FormatOptions } from '../../server/src/features/format';
 
 const SPACES2: FormatOptions = { tabSize: 2, insertSpaces: true };
 const SPACES4: FormatOptions = { tabSize: 4, insertSpaces: true };
@@ -158,6 +158,23 @@ describe('feature: formatting', () => {
       assert.deepEqual(trimBlanks(words(parse(once))), trimBlanks(words(parse(c.before))), 'same words');
     });
   }
+
+  describe('on type', () => {
+    const onType = (marked: string, ch: string): string => {
+      const offset = marked.indexOf('|');
+      const text = marked.slice(0, offset) + marked.slice(offset + 1);
+      const doc = TextDocument.create('file:///x.conf', 'apacheconf', 1, text);
+      return TextDocument.applyEdits(doc, formatOnType(parse(text), offset, ch, SPACES2));
+    };
+    const table: Array<[string, string, string, string]> = [
+      ['closing tag steps out', '<Files x>\n  A\n  </Files>|\n', '>', '<Files x>\n  A\n</Files>\n'],
+      ['opening tag inside a section', '<Files x>\n<If "true">|\n', '>', '<Files x>\n  <If "true">\n'],
+      ['other lines are left alone', '<Files x>\nA\n   \n  </Files>|', '>', '<Files x>\nA\n   \n</Files>'],
+      ['a > inside a directive does nothing', '<Files x>\nHeader set X a>|\n</Files>', '>', '<Files x>\nHeader set X a>\n</Files>'],
+      ['other characters do nothing', '<Files x>\n  </Files>|', '\n', '<Files x>\n  </Files>'],
+    ];
+    for (const [name, marked, ch, expected] of table) it(name, () => assert.equal(onType(marked, ch), expected));
+  });
 
   it('edits only lines whose indentation changes', () => {
     const text = L('<Files x>', '  A', 'B', '  C', '</Files>');

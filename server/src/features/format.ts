@@ -23,7 +23,7 @@ import { TextEdit } from 'vscode-languageserver-types';
 import type { Range } from 'vscode-languageserver-types';
 import type { ConfigDocument, LineNode } from '../syntax';
 import { rangeOf, type OffsetEdit } from '../syntax';
-import { tokensOf } from './util';
+import { lineAt, tokensOf } from './util';
 
 export interface FormatOptions {
   tabSize: number;
@@ -193,4 +193,19 @@ function finalNewlines(doc: ConfigDocument, options: FormatOptions, edits: Offse
     out.push({ start: text.length, end: text.length, newText: eol });
   }
   return out.sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+/**
+ * On-type formatting: when `>` completes a section tag, put that line at its
+ * depth (so `</Directory>` typed inside a body steps back out). Nothing else
+ * is touched; in particular the blank line an editor just indented is left.
+ */
+export function formatOnType(doc: ConfigDocument, offset: number, ch: string, options: FormatOptions): TextEdit[] {
+  if (ch !== '>') return [];
+  const node = lineAt(doc, Math.max(0, offset - 1));
+  if (!node || (node.type !== 'close' && node.type !== 'open')) return [];
+  const line = node.line;
+  return formatEdits(doc, { tabSize: options.tabSize, insertSpaces: options.insertSpaces }, { startLine: line, endLine: line }).map((e) =>
+    TextEdit.replace(rangeOf(doc, e.start, e.end), e.newText),
+  );
 }
