@@ -36,6 +36,12 @@ export interface DirectiveFact {
   description: string;
   /** Link to the directive in the official 2.4 manual (or the 2.2 manual for removed ones). */
   url: string;
+  /** True when the manual's context is "proxy section": the directory context then means <Proxy> only. */
+  proxySection?: boolean;
+  /** The manual's Status line: Core, Base, Extension, Experimental, MPM or Deprecated. */
+  manualStatus?: string;
+  /** Modules that implement it when that is not just `module` (the MPMs of an mpm_common directive). */
+  modules?: string[];
 }
 
 export interface ModuleFact {
@@ -49,4 +55,10 @@ export interface ModuleFact {
   status: 'current' | 'removed';
   description: string;
   url: string;
+  /** The manual's Status line for current modules: Core, Base, Extension, Experimental, MPM or Deprecated. */
+  manualStatus?: string;
+  /** For removed modules: the 2.4 module that took over, when there is one. */
+  replacedBy?: string;
+  /** For removed modules: what to load or write instead, in our words. */
+  replacement?: string;
 }
