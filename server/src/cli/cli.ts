@@ -1,0 +1,480 @@
+/**
+ * The `apacheconf` command line: `check`, `fix` and `serve`.
+ *
+ * `runCli(argv, io)` does all the work and returns the exit code, so tests
+ * can call it in-process with their own output streams and directory.
+ * Exit codes: 0 nothing at warning or above, 1 something is, 2 a usage error
+ * or a path that could not be read (reported after the others are done).
+ */
+import * as fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { version as packageVersion } from '../../../package.json';
+import { createService, RULES, getRule, severityAtLeast, type ApacheConfService, type Analysis, type ReportedFinding, type ServiceSettings } from '../service';
+import { decode, encode, type DecodedFile } from '../syntax';
+import { FILE_CONTEXTS, defaultContextFor, type FileContext } from '../model/context';
+import { SEVERITY_SETTINGS, type SeveritySetting } from '../rules/types';
+import { collectFiles, describeError, type FoundFile } from './files';
+import { ProjectFiles, contextFromProject, PROJECT_FILE, type ProjectConfig } from './project';
+import { formatJson, formatSarif, formatText, textLine, OUTPUT_FORMATS, type FileReport, type OutputFormat } from './report';
+import { unifiedDiff } from './diff';
+
+export const VERSION: string = packageVersion;
+
+export interface OutputStream {
+  write(chunk: string | Uint8Array): unknown;
+}
+
+export interface CliIO {
+  stdout: OutputStream;
+  stderr: OutputStream;
+  /** The directory relative paths are resolved against (default: process.cwd()). */
+  cwd?: string;
+}
+
+export const FIX_MODES = ['preserve', 'intent'] as const;
+export type FixMode = (typeof FIX_MODES)[number];
+
+/** The settings the CLI hands the service: the lead's ServiceSettings plus the fix mode. */
+export type CliServiceSettings = ServiceSettings & { mode?: FixMode };
+
+export const HELP = `apacheconf ${packageVersion}: check and migrate Apache httpd configuration files
+
+Usage:
+  apacheconf check [options] PATH...     report problems
+  apacheconf fix [options] PATH...       apply the exact fixes
+  apacheconf serve --stdio               run the language server
+  apacheconf --help | --version
+
+A PATH may be a file or a directory; a directory takes every file below it
+that looks like an httpd config (httpd.conf, apache2.conf, .htaccess,
+htaccess.txt, *.htaccess, *.conf, *.conf.in, apache2/sites-available/* …),
+skipping node_modules and .git.
+
+check options:
+  --format text|json|sarif   output format (default: text)
+  --context CONTEXT          server | vhost | directory | htaccess for every file
+                             (default: htaccess for .htaccess files, else server)
+  --rule ID=SEVERITY         set a rule's severity: ignore | hint | information |
+                             warning | error (repeatable)
+  --exit-zero                exit 0 even when problems are found
+
+fix options:
+  --diff                     print a unified diff of the fixes (default)
+  --write                    rewrite the files in place (encoding, BOM and line
+                             breaks are kept)
+  --stdout                   print the fixed text of exactly one file
+  --mode preserve|intent     preserve: keep what httpd does today (default);
+                             intent: what the configuration evidently meant
+  --context, --rule, --exit-zero as for check
+
+Settings may also come from ${PROJECT_FILE} in the file's folder or a parent:
+  { "rules": { "RULE": "warning" }, "fileContexts": { "GLOB": "vhost" } }
+
+Exit status: 0 nothing at warning or above, 1 problems found (or left after
+fixing), 2 usage error or unreadable path.
+`;
+
+class UsageError extends Error {}
+
+interface CommonOptions {
+  context?: FileContext;
+  rules: Record<string, SeveritySetting>;
+  exitZero: boolean;
+  paths: string[];
+}
+
+interface CheckOptions extends CommonOptions {
+  format: OutputFormat;
+}
+
+interface FixOptions extends CommonOptions {
+  output: 'diff' | 'write' | 'stdout';
+  mode: FixMode;
+}
+
+/** Run the CLI with `argv` (without `node` and the script). Resolves to the exit code. */
+export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
+  const cwd = io.cwd ?? process.cwd();
+  try {
+    const [command, ...rest] = argv;
+    if (command === undefined) {
+      io.stderr.write(HELP);
+      return 2;
+    }
+    if (command === '--help' || command === '-h' || command === 'help') {
+      io.stdout.write(HELP);
+      return 0;
+    }
+    if (command === '--version' || command === '-v' || command === '-V') {
+      io.stdout.write(packageVersion + '\n');
+      return 0;
+    }
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.stdout.write(HELP);
+      return 0;
+    }
+    switch (command) {
+      case 'check':
+        return runCheck(parseCheck(rest), io, cwd);
+      case 'fix':
+        return runFix(parseFix(rest), io, cwd);
+      case 'serve':
+        return await runServe(rest, io);
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr.write(`apacheconf: ${e.message}\nRun 'apacheconf --help' for usage.\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+// ---------------------------------------------------------------- arguments
+
+/** Walks argv: `--name value`, `--name=value`, flags, `--` and positional paths. */
+class ArgReader {
+  private i = 0;
+  readonly paths: string[] = [];
+  constructor(private readonly args: readonly string[]) {}
+
+  /** The next option name (with its inline value split off), or undefined at the end. */
+  next(): { name: string; inline?: string } | undefined {
+    while (this.i < this.args.length) {
+      const a = this.args[this.i++];
+      if (a === '--') {
+        this.paths.push(...this.args.slice(this.i));
+        this.i = this.args.length;
+        return undefined;
+      }
+      if (a.startsWith('-') && a !== '-') {
+        const eq = a.indexOf('=');
+        return eq > 0 ? { name: a.slice(0, eq), inline: a.slice(eq + 1) } : { name: a };
+      }
+      this.paths.push(a);
+    }
+    return undefined;
+  }
+
+  value(opt: { name: string; inline?: string }): string {
+    if (opt.inline !== undefined) return opt.inline;
+    if (this.i >= this.args.length) throw new UsageError(`${opt.name} needs a value`);
+    return this.args[this.i++];
+  }
+
+  noValue(opt: { name: string; inline?: string }): void {
+    if (opt.inline !== undefined) throw new UsageError(`${opt.name} takes no value`);
+  }
+}
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${name} must be one of ${allowed.join(', ')} (got "${value}")`);
+}
+
+function parseRule(spec: string, into: Record<string, SeveritySetting>): void {
+  const eq = spec.indexOf('=');
+  if (eq <= 0) throw new UsageError(`--rule expects ID=SEVERITY (got "${spec}")`);
+  const id = spec.slice(0, eq);
+  const sev = oneOf('the severity in --rule', spec.slice(eq + 1), SEVERITY_SETTINGS);
+  if (!getRule(id)) throw new UsageError(`unknown rule "${id}"; known rules: ${RULES.map((r) => r.id).join(', ')}`);
+  into[id] = sev;
+}
+
+/** Options both commands share; returns false for an option it does not know. */
+function commonOption(opt: { name: string; inline?: string }, r: ArgReader, o: CommonOptions): boolean {
+  switch (opt.name) {
+    case '--context':
+      o.context = oneOf('--context', r.value(opt), FILE_CONTEXTS);
+      return true;
+    case '--rule':
+      parseRule(r.value(opt), o.rules);
+      return true;
+    case '--exit-zero':
+      r.noValue(opt);
+      o.exitZero = true;
+      return true;
+    default:
+      return false;
+  }
+}
+
+function parseCheck(args: readonly string[]): CheckOptions {
+  const o: CheckOptions = { format: 'text', rules: {}, exitZero: false, paths: [] };
+  const r = new ArgReader(args);
+  for (let opt = r.next(); opt; opt = r.next()) {
+    if (commonOption(opt, r, o)) continue;
+    if (opt.name === '--format' || opt.name === '-f') o.format = oneOf('--format', r.value(opt), OUTPUT_FORMATS);
+    else throw new UsageError(`unknown option ${opt.name} for check`);
+  }
+  o.paths = r.paths;
+  if (!o.paths.length) throw new UsageError('check needs at least one PATH');
+  return o;
+}
+
+function parseFix(args: readonly string[]): FixOptions {
+  const o: FixOptions = { output: 'diff', mode: 'preserve', rules: {}, exitZero: false, paths: [] };
+  const r = new ArgReader(args);
+  const outputs = new Set<FixOptions['output']>();
+  for (let opt = r.next(); opt; opt = r.next()) {
+    if (commonOption(opt, r, o)) continue;
+    switch (opt.name) {
+      case '--diff':
+      case '--write':
+      case '--stdout':
+        r.noValue(opt);
+        outputs.add(opt.name.slice(2) as FixOptions['output']);
+        break;
+      case '--mode':
+        o.mode = oneOf('--mode', r.value(opt), FIX_MODES);
+        break;
+      default:
+        throw new UsageError(`unknown option ${opt.name} for fix`);
+    }
+  }
+  if (outputs.size > 1) throw new UsageError('choose one of --diff, --write and --stdout');
+  if (outputs.size === 1) o.output = [...outputs][0];
+  o.paths = r.paths;
+  if (!o.paths.length) throw new UsageError('fix needs at least one PATH');
+  return o;
+}
+
+// ---------------------------------------------------------------- shared work
+
+interface Loaded {
+  file: FoundFile;
+  bytes: Buffer;
+  decoded: DecodedFile;
+  context: FileContext;
+  service: ApacheConfService;
+}
+
+/** Reads files and picks settings for each; collects every problem on the way. */
+class Session {
+  readonly projects: ProjectFiles;
+  private services = new Map<string, ApacheConfService>();
+  /** Lines for stderr about paths that could not be read. */
+  ioErrors = 0;
+
+  constructor(
+    private readonly opts: CommonOptions,
+    private readonly io: CliIO,
+    cwd: string,
+    private readonly extra: Partial<CliServiceSettings> = {},
+  ) {
+    this.projects = new ProjectFiles(cwd);
+  }
+
+  reportIoError(path: string, message: string): void {
+    this.ioErrors++;
+    this.io.stderr.write(`${path}: error: cannot read: ${message}\n`);
+  }
+
+  load(file: FoundFile): Loaded | null {
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(file.absolute);
+    } catch (e) {
+      this.reportIoError(file.display, describeError(e));
+      return null;
+    }
+    const decoded = decode(bytes);
+    const project = this.projects.forFile(file.absolute);
+    const context =
+      this.opts.context ?? (project && contextFromProject(project, file.absolute)) ?? defaultContextFor(file.absolute);
+    return { file, bytes, decoded, context, service: this.serviceFor(project) };
+  }
+
+  private serviceFor(project: ProjectConfig | null): ApacheConfService {
+    const key = project?.file ?? '';
+    let s = this.services.get(key);
+    if (!s) {
+      const settings: CliServiceSettings = { ...this.extra, rules: { ...(project?.rules ?? {}), ...this.opts.rules } };
+      s = createService(settings);
+      this.services.set(key, s);
+    }
+    return s;
+  }
+
+  /** Report problems in the project files that were read; true when there were any. */
+  reportProjectProblems(): boolean {
+    let any = false;
+    for (const p of this.projects.all()) {
+      for (const problem of p.problems) {
+        any = true;
+        this.io.stderr.write(`${p.file}: error: ${problem}\n`);
+      }
+    }
+    return any;
+  }
+}
+
+/** The analysis's findings, plus a `binary` syntax finding when the settings hid it: binary input is never clean. */
+function findingsOf(a: Analysis): ReportedFinding[] {
+  const bin = a.doc.errors.find((e) => e.code === 'binary');
+  if (!bin || a.findings.some((f) => f.rule === 'syntax' && f.data?.kind === 'binary')) return a.findings;
+  const forced: ReportedFinding = { rule: 'syntax', message: bin.message, start: bin.start, end: bin.end, severity: 'error', data: { kind: 'binary' } };
+  return [forced, ...a.findings].sort((x, y) => x.start - y.start || x.end - y.end);
+}
+
+function toReport(file: FoundFile, service: ApacheConfService, a: Analysis): FileReport {
+  return {
+    path: file.display,
+    absolute: file.absolute,
+    diagnostics: findingsOf(a).map((f) => ({ severity: f.severity, diagnostic: service.toDiagnostic(a, f) })),
+  };
+}
+
+function uriOf(file: FoundFile): string {
+  return pathToFileURL(file.absolute).href;
+}
+
+// ---------------------------------------------------------------- check
+
+function runCheck(o: CheckOptions, io: CliIO, cwd: string): number {
+  const session = new Session(o, io, cwd);
+  const { files, errors } = collectFiles(o.paths, cwd);
+  const reports: FileReport[] = [];
+  for (const file of files) {
+    const l = session.load(file);
+    if (!l) continue;
+    const a = l.service.analyze({ text: l.decoded.text, uri: uriOf(file), context: l.context });
+    reports.push(toReport(file, l.service, a));
+  }
+  for (const e of errors) session.reportIoError(e.path, e.message);
+  const badProject = session.reportProjectProblems();
+
+  if (o.format === 'json') io.stdout.write(formatJson(reports));
+  else if (o.format === 'sarif') io.stdout.write(formatSarif(reports, RULES, packageVersion));
+  else io.stdout.write(formatText(reports));
+
+  if (session.ioErrors > 0 || badProject) return 2;
+  const serious = reports.some((r) => r.diagnostics.some((d) => severityAtLeast(d.severity, 'warning')));
+  return serious && !o.exitZero ? 1 : 0;
+}
+
+// ---------------------------------------------------------------- fix
+
+/** `a/` + the path with forward slashes, no leading `./` or `/`. */
+function diffName(prefix: string, display: string): string {
+  return prefix + display.replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/^\/+/, '');
+}
+
+/** True when `text` can be written in `encoding` and read back unchanged. */
+function encodable(text: string, encoding: DecodedFile['encoding']): boolean {
+  if (encoding === 'utf8') return true; // JS strings from decode() and fixes are well-formed
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0xff) return false;
+  return true;
+}
+
+function runFix(o: FixOptions, io: CliIO, cwd: string): number {
+  const session = new Session(o, io, cwd, { mode: o.mode });
+  const { files, errors } = collectFiles(o.paths, cwd);
+  for (const e of errors) session.reportIoError(e.path, e.message);
+  if (o.output === 'stdout' && (files.length !== 1 || errors.length > 0)) {
+    throw new UsageError(`--stdout needs exactly one file (got ${files.length + errors.length})`);
+  }
+  let applied = 0;
+  let changedFiles = 0;
+  let refused = 0;
+  const remaining: FileReport[] = [];
+  for (const file of files) {
+    const l = session.load(file);
+    if (!l) continue;
+    const { decoded } = l;
+    const fixed = l.service.fixText({ text: decoded.text, uri: uriOf(file), context: l.context });
+    const changed = fixed.text !== decoded.text;
+    const isBinary = fixed.analysis.doc.errors.some((e) => e.code === 'binary');
+    const report = toReport(file, l.service, fixed.analysis);
+    report.diagnostics = report.diagnostics.filter((d) => severityAtLeast(d.severity, 'warning'));
+    if (changed) {
+      applied += fixed.applied;
+      changedFiles++;
+    }
+    if (o.output === 'stdout') {
+      io.stdout.write(encode(fixed.text, decoded.encoding));
+    } else if (changed && o.output === 'diff') {
+      const diff = unifiedDiff(decoded.text, fixed.text, diffName('a/', file.display), diffName('b/', file.display));
+      // Headers in UTF-8, the body in the file's own encoding, so patch(1) applies it byte for byte.
+      const cut = diff.indexOf('\n', diff.indexOf('\n') + 1) + 1;
+      io.stdout.write(Buffer.concat([Buffer.from(diff.slice(0, cut), 'utf8'), encode(diff.slice(cut), decoded.encoding)]));
+    } else if (changed && o.output === 'write') {
+      const lossless = encode(decoded.text, decoded.encoding).equals(l.bytes);
+      if (!lossless || isBinary || !encodable(fixed.text, decoded.encoding)) {
+        refused++;
+        const why = isBinary
+          ? 'it contains binary data'
+          : !lossless
+            ? 'its bytes do not survive decoding'
+            : 'the fixed text has characters that Latin-1 cannot hold';
+        io.stderr.write(`${file.display}: error: not rewritten: ${why}\n`);
+        // It still counts as unfixed: keep its original findings.
+        const before = toReport(file, l.service, l.service.analyze({ text: decoded.text, uri: uriOf(file), context: l.context }));
+        before.diagnostics = before.diagnostics.filter((d) => severityAtLeast(d.severity, 'warning'));
+        if (before.diagnostics.length) remaining.push(before);
+        continue;
+      }
+      try {
+        fs.writeFileSync(file.absolute, encode(fixed.text, decoded.encoding));
+      } catch (e) {
+        refused++;
+        io.stderr.write(`${file.display}: error: cannot write: ${describeError(e)}\n`);
+        continue;
+      }
+    }
+    if (report.diagnostics.length) remaining.push(report);
+  }
+  const badProject = session.reportProjectProblems();
+
+  // What is left, on stderr so that --diff and --stdout output stays clean.
+  const left = remaining.reduce((n, r) => n + r.diagnostics.length, 0);
+  if (left > 0) {
+    for (const r of remaining) {
+      for (const { severity, diagnostic: d } of r.diagnostics) {
+        io.stderr.write(textLine(r.path, severity, d));
+      }
+    }
+  }
+  const verb = o.output === 'write' ? 'applied' : 'would apply';
+  io.stderr.write(
+    `apacheconf fix: ${verb} ${applied} fix${applied === 1 ? '' : 'es'} in ${changedFiles} of ${files.length} file${files.length === 1 ? '' : 's'}` +
+      (left ? `; ${left} problem${left === 1 ? '' : 's'} at warning or above remain${left === 1 ? 's' : ''}` : '; nothing at warning or above remains') +
+      '.\n',
+  );
+  if (session.ioErrors > 0 || refused > 0 || badProject) return 2;
+  return left > 0 && !o.exitZero ? 1 : 0;
+}
+
+// ---------------------------------------------------------------- serve
+
+interface LspModule {
+  startServer?: (...args: unknown[]) => unknown;
+}
+
+function loadLsp(): LspModule | Error {
+  try {
+    // A plain require inside try: esbuild bundles it when server/src/lsp exists and leaves a
+    // runtime require (that fails here) when it does not; tsc does not resolve it either way.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require('../lsp/main') as LspModule;
+  } catch (e) {
+    return e as Error;
+  }
+}
+
+async function runServe(args: readonly string[], io: CliIO): Promise<number> {
+  const known = /^--(stdio|node-ipc|socket(=\d+)?|pipe(=.+)?|clientProcessId(=\d+)?)$/;
+  for (const a of args) if (!known.test(a)) throw new UsageError(`unknown option ${a} for serve`);
+  if (!args.some((a) => /^--(stdio|node-ipc|socket|pipe)/.test(a))) throw new UsageError('serve needs --stdio');
+  const lsp = loadLsp();
+  if (lsp instanceof Error || typeof lsp.startServer !== 'function') {
+    const why = lsp instanceof Error ? lsp.message.split('\n')[0] : 'it does not export startServer';
+    io.stderr.write(`apacheconf: the language server is not available in this build (${why}).\n`);
+    return 2;
+  }
+  await lsp.startServer();
+  return 0;
+}
+

@@ -1,0 +1,141 @@
+/**
+ * Which files the CLI looks at: the paths named on the command line, and for
+ * a directory every file below it that looks like an httpd configuration
+ * file. The walk is sorted, skips `node_modules` and `.git`, follows symbolic
+ * links but never enters a directory twice, and reports each file once.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** Base names that are always httpd configuration files. */
+const NAMES = new Set(['httpd.conf', 'apache2.conf', '.htaccess', 'htaccess.txt']);
+
+const SKIP_DIRS = new Set(['node_modules', '.git']);
+
+/**
+ * True when `file` (any path; only its last segments matter) is one the
+ * directory walk should take: the language's file patterns plus `*.conf` and
+ * `*.conf.in`.
+ */
+export function isConfigFile(file: string): boolean {
+  const p = file.replace(/\\/g, '/');
+  const base = p.slice(p.lastIndexOf('/') + 1);
+  const lower = base.toLowerCase();
+  if (NAMES.has(lower)) return true;
+  if (lower.endsWith('.htaccess') || lower.endsWith('.conf') || lower.endsWith('.conf.in')) return true;
+  // Debian layout: anything in apache2/{sites,conf,mods}-{available,enabled}/ (vhosts often have no extension).
+  if (/(^|\/)apache2\/(sites|conf|mods)-(available|enabled)\/[^/]+$/.test(p)) return true;
+  // Red Hat layout and the stock extra/ files are *.conf, covered above.
+  return false;
+}
+
+export interface FoundFile {
+  /** The path to show: as given, or joined onto the directory argument as given. */
+  display: string;
+  /** Absolute path, for reading and writing. */
+  absolute: string;
+  /** True when the file was named directly on the command line. */
+  explicit: boolean;
+}
+
+export interface WalkResult {
+  files: FoundFile[];
+  /** Paths that could not be read (missing, no permission), with the reason. */
+  errors: Array<{ path: string; message: string }>;
+}
+
+/** Expand the command-line paths (relative to `cwd`) into the files to check, each once. */
+export function collectFiles(args: readonly string[], cwd: string): WalkResult {
+  const files: FoundFile[] = [];
+  const errors: WalkResult['errors'] = [];
+  const seenFiles = new Set<string>();
+  const seenDirs = new Set<string>();
+
+  const addFile = (display: string, absolute: string, explicit: boolean): void => {
+    let key = absolute;
+    try {
+      key = fs.realpathSync(absolute);
+    } catch {
+      // A dangling link: keep the path itself as the key; reading it will report the problem.
+    }
+    if (seenFiles.has(key)) return;
+    seenFiles.add(key);
+    files.push({ display, absolute, explicit });
+  };
+
+  const walk = (display: string, absolute: string): void => {
+    let real: string;
+    try {
+      real = fs.realpathSync(absolute);
+    } catch (e) {
+      errors.push({ path: display, message: describeError(e) });
+      return;
+    }
+    if (seenDirs.has(real)) return; // a loop, or the same tree reached twice
+    seenDirs.add(real);
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(absolute, { withFileTypes: true });
+    } catch (e) {
+      errors.push({ path: display, message: describeError(e) });
+      return;
+    }
+    entries.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+    for (const ent of entries) {
+      const childAbs = path.join(absolute, ent.name);
+      const childDisplay = joinDisplay(display, ent.name);
+      let isDir = ent.isDirectory();
+      let isFile = ent.isFile();
+      if (ent.isSymbolicLink()) {
+        try {
+          const st = fs.statSync(childAbs);
+          isDir = st.isDirectory();
+          isFile = st.isFile();
+        } catch {
+          continue; // a dangling link inside a tree is not ours to report
+        }
+      }
+      if (isDir) {
+        if (!SKIP_DIRS.has(ent.name)) walk(childDisplay, childAbs);
+      } else if (isFile && isConfigFile(childAbs)) {
+        addFile(childDisplay, childAbs, false);
+      }
+    }
+  };
+
+  for (const arg of args) {
+    const absolute = path.resolve(cwd, arg);
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(absolute);
+    } catch (e) {
+      errors.push({ path: arg, message: describeError(e) });
+      continue;
+    }
+    if (st.isDirectory()) walk(arg, absolute);
+    else addFile(arg, absolute, true);
+  }
+  return { files, errors };
+}
+
+function joinDisplay(dir: string, name: string): string {
+  if (dir === '.' || dir === './') return name;
+  return /[\\/]$/.test(dir) ? dir + name : dir + '/' + name;
+}
+
+export function describeError(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  switch (err?.code) {
+    case 'ENOENT':
+      return 'no such file or directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory';
+    case 'ELOOP':
+      return 'too many levels of symbolic links';
+    default:
+      return err?.message ?? String(e);
+  }
+}
