@@ -1,0 +1,101 @@
+/**
+ * Per-document state of the server: one analysis per document version
+ * (parsed and checked once, shared by every request on that version) and
+ * the debounce timers of validation.
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Analysis } from '../service';
+import type { ConfigDocument } from '../syntax';
+
+interface Entry {
+  version: number;
+  /** Settings generation the analysis was made under. */
+  generation: number;
+  analysis: Analysis;
+}
+
+/**
+ * Analyses keyed by uri, valid for one document version and one settings
+ * generation. A settings change bumps the generation: the next request
+ * re-runs the rules but hands the old tree back when the text is the same.
+ */
+export class AnalysisCache {
+  private readonly entries = new Map<string, Entry>();
+  private generation = 0;
+
+  constructor(private readonly compute: (doc: TextDocument, previous: ConfigDocument | undefined) => Analysis) {}
+
+  get(doc: TextDocument): Analysis {
+    const e = this.entries.get(doc.uri);
+    if (e && e.version === doc.version && e.generation === this.generation) return e.analysis;
+    const analysis = this.compute(doc, e?.analysis.doc);
+    this.entries.set(doc.uri, { version: doc.version, generation: this.generation, analysis });
+    return analysis;
+  }
+
+  /** True when `doc`'s current version is analysed under the current settings. */
+  has(doc: TextDocument): boolean {
+    const e = this.entries.get(doc.uri);
+    return !!e && e.version === doc.version && e.generation === this.generation;
+  }
+
+  delete(uri: string): void {
+    this.entries.delete(uri);
+  }
+
+  /** Settings changed: every analysis is stale (the trees are kept for reuse). */
+  invalidate(): void {
+    this.generation++;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/** One pending validation per uri; a new change restarts that document's timer. */
+export class ValidationScheduler {
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+
+  constructor(
+    private readonly run: (uri: string) => void,
+    private readonly delayMs: () => number,
+  ) {}
+
+  schedule(uri: string): void {
+    this.cancel(uri);
+    const delay = this.delayMs();
+    if (delay <= 0) {
+      this.run(uri);
+      return;
+    }
+    const t = setTimeout(() => {
+      this.timers.delete(uri);
+      this.run(uri);
+    }, delay);
+    this.timers.set(uri, t);
+  }
+
+  /** Runs now, dropping a pending timer for the same document. */
+  now(uri: string): void {
+    this.cancel(uri);
+    this.run(uri);
+  }
+
+  cancel(uri: string): void {
+    const t = this.timers.get(uri);
+    if (t !== undefined) {
+      clearTimeout(t);
+      this.timers.delete(uri);
+    }
+  }
+
+  pending(uri: string): boolean {
+    return this.timers.has(uri);
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+  }
+}
