@@ -1,8 +1,11 @@
 /** The rule registry: every rule, by stable id. */
 import type { Rule } from './types';
 import { syntaxRule } from './syntax';
+import { legacyAccessRule } from './legacy-access';
+import { mixedAccessRule } from './mixed-access';
+import { dbmGroupRule } from './dbm-group';
 
-export const RULES: readonly Rule[] = [syntaxRule];
+export const RULES: readonly Rule[] = [syntaxRule, legacyAccessRule, mixedAccessRule, dbmGroupRule];
 
 const byId = new Map(RULES.map((r) => [r.id, r]));
 

@@ -1,0 +1,72 @@
+/**
+ * `legacy-access`: Order, Allow, Deny and Satisfy, the host-based access
+ * control of httpd 2.2 that 2.4 keeps only in mod_access_compat. Each such
+ * directive gets its own finding, tagged Deprecated. In branches only 2.2
+ * reads (`<IfModule !mod_authz_core.c>`, `<IfVersion < 2.3>`…) the finding is
+ * at most a hint: those lines are the 2.2 half of a dual-version file.
+ *
+ * Fixes come from the access engine's migration plan for the directive's
+ * section: the exact rewrite (preferred) when the engine proved one, and the
+ * naive mapping most guides give, titled with what it changes.
+ */
+import type { DirectiveNode, Finding, Fix, Rule } from './types';
+import { code, in22Branch, isCompat } from './scope';
+import { planMigration, type SectionPlan } from '../access';
+
+function describe(d: DirectiveNode): string {
+  const words = d.args.map((a) => a.value);
+  switch (d.key) {
+    case 'order':
+      return `${code('Order ' + words.join(' '))} is 2.2 host-based access control: httpd 2.4 accepts it only while mod_access_compat is loaded, and evaluates it apart from any \`Require\` lines. In 2.4 the same rule is written with \`Require\`.`;
+    case 'allow':
+    case 'deny': {
+      const name = d.key === 'allow' ? 'Allow' : 'Deny';
+      return `${code(name + ' ' + words.join(' '))} is 2.2 host-based access control (mod_access_compat in 2.4). Its effect depends on the section's \`Order\`; in 2.4 it becomes \`Require ip\`, \`Require host\` or \`Require env\` inside the right \`<RequireAll>\`/\`<RequireAny>\`.`;
+    }
+    default:
+      return `${code('Satisfy ' + words.join(' '))} combines 2.2 host rules with authentication; it exists in 2.4 only with mod_access_compat. In 2.4, \`<RequireAny>\` says "either" and \`<RequireAll>\` says "both".`;
+  }
+}
+
+export const legacyAccessRule: Rule = {
+  id: 'legacy-access',
+  defaultSeverity: 'warning',
+  summary: '`Order`, `Allow`, `Deny`, `Satisfy`: 2.2 access control that 2.4 keeps only in mod_access_compat. Exact quick fix to `Require` where one exists.',
+  check({ doc, fileContext }) {
+    const compat = doc.directives.filter(isCompat);
+    if (!compat.length) return [];
+    let plans = new Map<DirectiveNode, SectionPlan>();
+    try {
+      const plan = planMigration(doc, fileContext);
+      for (const sp of plan.sections) for (const d of sp.compatDirectives) plans.set(d, sp);
+    } catch {
+      // The engine failing must not hide the findings; they simply get no fix.
+      plans = new Map();
+    }
+    const out: Finding[] = [];
+    for (const d of compat) {
+      const only22 = in22Branch(d);
+      let message = describe(d);
+      const fixes: Fix[] = [];
+      const sp = plans.get(d);
+      if (only22) {
+        message += ' Only httpd 2.2 reads this branch, so 2.4 ignores it.';
+      } else if (sp) {
+        if (sp.exact) fixes.push({ title: sp.exact.title, edits: sp.exact.edits, preferred: true });
+        else if (sp.reason) message += ` No exact rewrite is offered: ${sp.reason}`;
+        if (sp.naive) fixes.push({ title: sp.naive.title, edits: sp.naive.edits, preferred: false });
+      }
+      out.push({
+        rule: 'legacy-access',
+        message,
+        start: d.start,
+        end: d.end,
+        tags: ['deprecated'],
+        ...(only22 ? { severity: 'hint' as const, maxSeverity: 'hint' as const } : {}),
+        data: { directive: d.name.value, only22 },
+        ...(fixes.length ? { fixes } : {}),
+      });
+    }
+    return out;
+  },
+};

@@ -1,0 +1,80 @@
+/**
+ * `mixed-access`: 2.2 host rules (Order/Allow/Deny/Satisfy) and 2.4
+ * authorization in the same section. httpd 2.4 with mod_access_compat keeps
+ * the two apart: the host rules are checked first and, under `Satisfy All`,
+ * a 403 from them ends the request before any `Require` is looked at; under
+ * `Satisfy Any` a pass lets the request in without any `Require`. Neither is
+ * what an admin who adds `Require all granted` beside `Deny from all` means.
+ *
+ * "2.4 style" is a provider 2.2 did not have (`Require all|ip|host|local|env|
+ * method|expr|forward-dns|dbm-group…`), `Require not`, a `<Require*>`
+ * container or `AuthMerging`. `Require valid-user|user|group` alone existed
+ * in 2.2 and mixes with host rules as `Satisfy` says.
+ *
+ * Only servers that read both halves count: a dual-version file with the
+ * host rules under `<IfModule !mod_authz_core.c>` is not mixed.
+ */
+import type { DirectiveNode, Finding, Rule, SectionNode } from './types';
+import { code, directivesByScope, isCompat, readers } from './scope';
+import { PROVIDERS } from '../facts/providers';
+import { ancestors } from '../model/context';
+
+const ONLY24_PROVIDERS = new Set(PROVIDERS.filter((p) => p.only24).map((p) => p.name));
+const CONTAINERS = new Set(['requireall', 'requireany', 'requirenone']);
+
+/** Why a directive is 2.4 style, or null when it is not. */
+export function newStyleReason(d: DirectiveNode): string | null {
+  if (d.key === 'authmerging') return code('AuthMerging');
+  const inContainer = ancestors(d).find((s) => CONTAINERS.has(s.key));
+  if (inContainer) return code('<' + inContainer.name.value + '>');
+  if (d.key !== 'require' || !d.args.length) return null;
+  const first = d.args[0].value;
+  if (first.toLowerCase() === 'not') return code('Require not');
+  // Provider names are case-sensitive in httpd; an unknown spelling is not judged here.
+  if (ONLY24_PROVIDERS.has(first)) return code('Require ' + first);
+  return null;
+}
+
+function bothRead(a: DirectiveNode, b: DirectiveNode): boolean {
+  const ra = readers(a);
+  const rb = readers(b);
+  return ra.has('httpd24compat') && rb.has('httpd24compat');
+}
+
+function sectionLabel(s: SectionNode | null): string {
+  if (!s) return 'the top level of this file';
+  const args = s.args.map((a) => a.raw).join(' ');
+  return code('<' + s.name.value + (args ? ' ' + args : '') + '>');
+}
+
+export const mixedAccessRule: Rule = {
+  id: 'mixed-access',
+  defaultSeverity: 'warning',
+  summary: '2.2 host rules and 2.4 `Require` rules in one section: httpd evaluates them separately, so one can silently overrule the other.',
+  check({ doc }) {
+    const out: Finding[] = [];
+    for (const [scope, list] of directivesByScope(doc)) {
+      const compat = list.filter(isCompat);
+      if (!compat.length) continue;
+      for (const d of list) {
+        const why = newStyleReason(d);
+        if (!why) continue;
+        const partners = compat.filter((c) => bothRead(c, d));
+        if (!partners.length) continue;
+        const satisfyAny = partners.some((c) => c.key === 'satisfy' && c.args[0]?.value.toLowerCase() === 'any');
+        const how = satisfyAny
+          ? 'With `Satisfy Any`, a client the host rules let in gets in without this line being consulted.'
+          : 'With `Satisfy All` (the default) a client the host rules refuse gets 403 before this line is consulted.';
+        out.push({
+          rule: 'mixed-access',
+          message: `${why} is 2.4 authorization, but ${sectionLabel(scope)} also uses 2.2 host rules (${partners.map((c) => code(c.name.value)).join(', ')}). httpd 2.4 checks the two separately. ${how} Migrate the host rules so only \`Require\` remains.`,
+          start: d.start,
+          end: d.end,
+          related: partners.map((c) => ({ start: c.start, end: c.end, message: `2.2 host rule in the same section: ${c.name.value}` })),
+          data: { scope: scope ? scope.key : null },
+        });
+      }
+    }
+    return out;
+  },
+};

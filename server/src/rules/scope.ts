@@ -1,0 +1,60 @@
+/**
+ * Where a directive sits for access-control purposes. A scope is the file's
+ * top level or a section httpd merges on its own (Directory, Location, Files,
+ * If, VirtualHost…). Conditional wrappers (IfModule, IfDefine, IfVersion…),
+ * method limits and Require containers are not scopes: what they hold belongs
+ * to the scope around them.
+ */
+import type { ConfigDocument, DirectiveNode, OffsetEdit, SectionNode } from '../syntax';
+import { ancestors } from '../model/context';
+import { isOnly22, readersOf, type Reader } from '../model/guards';
+
+/** Sections that only filter or group what they hold, without a merge of their own. */
+export const TRANSPARENT = new Set([
+  'ifmodule', 'ifdefine', 'ifversion', 'iffile', 'ifdirective', 'ifsection',
+  'limit', 'limitexcept', 'requireall', 'requireany', 'requirenone',
+]);
+
+/** The nearest enclosing scope section, or null for the file's top level. */
+export function scopeOf(node: { parent: SectionNode | null }): SectionNode | null {
+  for (let p = node.parent; p; p = p.parent) if (!TRANSPARENT.has(p.key)) return p;
+  return null;
+}
+
+/** True when only httpd 2.2 reads the node (a `<IfModule !mod_authz_core.c>` branch and the like). */
+export function in22Branch(node: { parent: SectionNode | null }): boolean {
+  return isOnly22(ancestors(node));
+}
+
+/** The servers that read the node. */
+export function readers(node: { parent: SectionNode | null }): Set<Reader> {
+  return readersOf(ancestors(node));
+}
+
+/** Directives grouped by their scope (null = top level), in document order. */
+export function directivesByScope(doc: ConfigDocument): Map<SectionNode | null, DirectiveNode[]> {
+  const out = new Map<SectionNode | null, DirectiveNode[]>();
+  for (const d of doc.directives) {
+    const s = scopeOf(d);
+    let list = out.get(s);
+    if (!list) out.set(s, (list = []));
+    list.push(d);
+  }
+  return out;
+}
+
+/** An edit that removes a whole logical line (continuations and its line break included). */
+export function deleteLine(node: { lineStart: number; lineEnd: number }): OffsetEdit {
+  return { start: node.lineStart, end: node.lineEnd, newText: '' };
+}
+
+export const COMPAT_DIRECTIVES = new Set(['order', 'allow', 'deny', 'satisfy']);
+
+export function isCompat(d: DirectiveNode): boolean {
+  return COMPAT_DIRECTIVES.has(d.key);
+}
+
+/** `Name` in backquotes as the user wrote it. */
+export function code(s: string): string {
+  return '`' + s + '`';
+}

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { covered, findingsOf, lines } from '../support/rules';
+import { createService } from '../../server/src/service';
+
+describe('rule legacy-access: findings', () => {
+  const cases: Array<{ name: string; text: string; flagged: string[]; severity?: string; context?: 'htaccess' }> = [
+    {
+      name: 'each directive carries its own finding',
+      text: lines('<Directory /srv>', '  Order deny,allow', '  Deny from all', '  Allow from 10.1.2.3 192.168', '  Satisfy any', '</Directory>'),
+      flagged: ['Order deny,allow', 'Deny from all', 'Allow from 10.1.2.3 192.168', 'Satisfy any'],
+      severity: 'warning',
+    },
+    { name: 'names are case-insensitive', text: lines('<Location />', '  ORDER Allow,Deny', '  allow FROM all', '</Location>'), flagged: ['ORDER Allow,Deny', 'allow FROM all'] },
+    { name: 'in .htaccess', text: lines('Order allow,deny', 'Allow from all'), flagged: ['Order allow,deny', 'Allow from all'], context: 'htaccess' },
+    { name: 'a continued directive is ranged over its continuation', text: lines('<Directory /srv>', '  Allow from 10.1 \\', '     10.2', '</Directory>'), flagged: ['Allow from 10.1 \\\n     10.2'] },
+    { name: 'Require lines are not legacy', text: lines('<Directory /srv>', '  Require all granted', '</Directory>'), flagged: [] },
+    { name: 'look-alike names are not legacy', text: lines('AllowOverride None', 'AllowMethods GET', 'DenyWhatever x', 'SatisfyMe 1'), flagged: [] },
+    {
+      name: 'hint only in <IfModule !mod_authz_core.c>',
+      text: lines('<IfModule !mod_authz_core.c>', '  Order allow,deny', '  Allow from all', '</IfModule>'),
+      flagged: ['Order allow,deny', 'Allow from all'],
+      severity: 'hint',
+    },
+    { name: 'hint only in <IfModule !authz_core_module>', text: lines('<Directory /x>', '  <IfModule !authz_core_module>', '    Deny from all', '  </IfModule>', '</Directory>'), flagged: ['Deny from all'], severity: 'hint' },
+    { name: 'hint only in <IfVersion < 2.3>', text: lines('<IfVersion < 2.3>', '  Deny from all', '</IfVersion>'), flagged: ['Deny from all'], severity: 'hint' },
+    { name: 'hint only in <IfVersion < 2.4>', text: lines('<IfVersion < 2.4>', '  Deny from all', '</IfVersion>'), flagged: ['Deny from all'], severity: 'hint' },
+    { name: 'hint only in <IfModule mod_authz_default.c>', text: lines('<IfModule mod_authz_default.c>', '  Deny from all', '</IfModule>'), flagged: ['Deny from all'], severity: 'hint' },
+    { name: 'still a warning under <IfModule mod_access_compat.c> (2.4 reads it)', text: lines('<IfModule mod_access_compat.c>', '  Deny from all', '</IfModule>'), flagged: ['Deny from all'], severity: 'warning' },
+    { name: 'still a warning under <IfVersion >= 2.2>', text: lines('<IfVersion >= 2.2>', '  Deny from all', '</IfVersion>'), flagged: ['Deny from all'], severity: 'warning' },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const fs = findingsOf(c.text, 'legacy-access', { context: c.context });
+      assert.deepEqual(covered(c.text, fs), c.flagged);
+      for (const f of fs) {
+        assert.ok(f.tags?.includes('deprecated'));
+        if (c.severity) assert.equal(f.severity, c.severity);
+      }
+    });
+  }
+
+  it('a hint inside a 2.2-only branch stays a hint even when the user raises the rule to error', () => {
+    const s = createService({ rules: { 'legacy-access': 'error' } });
+    const a = s.analyze({ text: lines('<IfModule !mod_authz_core.c>', '  Deny from all', '</IfModule>', 'Deny from all') });
+    assert.deepEqual(a.findings.filter((f) => f.rule === 'legacy-access').map((f) => f.severity), ['hint', 'error']);
+  });
+
+  it('no fixes are offered inside 2.2-only branches', () => {
+    const fs = findingsOf(lines('<IfModule !mod_authz_core.c>', '  Order allow,deny', '  Allow from all', '</IfModule>'), 'legacy-access');
+    assert.ok(fs.every((f) => !f.fixes?.length));
+  });
+
+  it('disable comment silences one directive only', () => {
+    const text = lines('<Directory /srv>', '  # apacheconf-disable-next-line legacy-access', '  Order deny,allow', '  Deny from all', '</Directory>');
+    assert.deepEqual(covered(text, findingsOf(text, 'legacy-access')), ['Deny from all']);
+  });
+});

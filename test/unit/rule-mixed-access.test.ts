@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { covered, findingsOf, lines } from '../support/rules';
+
+describe('rule mixed-access (within one section)', () => {
+  const cases: Array<{ name: string; text: string; flagged: string[] }> = [
+    {
+      name: 'Require all granted beside Deny from all',
+      text: lines('<Directory /srv>', '  Order deny,allow', '  Deny from all', '  Require all granted', '</Directory>'),
+      flagged: ['Require all granted'],
+    },
+    {
+      name: 'Require ip beside Allow',
+      text: lines('<Location /status>', '  Allow from 10.0.0.0/8', '  Require ip 127.0.0.1', '</Location>'),
+      flagged: ['Require ip 127.0.0.1'],
+    },
+    {
+      name: 'a Require container and AuthMerging beside Satisfy',
+      text: lines('<Directory /srv>', '  Satisfy Any', '  AuthMerging And', '  <RequireAll>', '    Require valid-user', '  </RequireAll>', '</Directory>'),
+      flagged: ['AuthMerging And', 'Require valid-user'],
+    },
+    {
+      name: 'Require not inside RequireAll beside Order',
+      text: lines('<Files x>', '  Order allow,deny', '  <RequireAll>', '    Require all granted', '    Require not env bad', '  </RequireAll>', '</Files>'),
+      flagged: ['Require all granted', 'Require not env bad'],
+    },
+    {
+      name: 'Require valid-user with host rules is 2.2 style, not mixed',
+      text: lines('<Directory /srv>', '  Order deny,allow', '  Deny from all', '  Allow from 10.1', '  AuthType Basic', '  Require valid-user', '  Satisfy any', '</Directory>'),
+      flagged: [],
+    },
+    {
+      name: 'Require user and group are 2.2 style',
+      text: lines('<Directory /srv>', '  Order allow,deny', '  Allow from all', '  Require user alice', '  Require group admins', '</Directory>'),
+      flagged: [],
+    },
+    {
+      name: 'different sections are not mixed here',
+      text: lines('<Directory />', '  Deny from all', '</Directory>', '<Directory /srv>', '  Require all granted', '</Directory>'),
+      flagged: [],
+    },
+    {
+      name: 'a dual-version file is not mixed',
+      text: lines(
+        '<Directory /srv>',
+        '  <IfModule !mod_authz_core.c>',
+        '    Order allow,deny',
+        '    Allow from all',
+        '  </IfModule>',
+        '  <IfModule mod_authz_core.c>',
+        '    Require all granted',
+        '  </IfModule>',
+        '</Directory>',
+      ),
+      flagged: [],
+    },
+    {
+      name: 'IfVersion split is not mixed',
+      text: lines('<Directory /srv>', '  <IfVersion < 2.4>', '    Order allow,deny', '    Allow from all', '  </IfVersion>', '  <IfVersion >= 2.4>', '    Require all granted', '  </IfVersion>', '</Directory>'),
+      flagged: [],
+    },
+    {
+      name: 'inside a Limit the section is still the same',
+      text: lines('<Directory /srv>', '  <Limit POST>', '    Order deny,allow', '    Deny from all', '  </Limit>', '  <LimitExcept POST>', '    Require all granted', '  </LimitExcept>', '</Directory>'),
+      flagged: ['Require all granted'],
+    },
+    {
+      name: 'provider names are case-sensitive: Require IP is not a 2.4 provider',
+      text: lines('<Directory /srv>', '  Deny from all', '  Require IP 10.1', '</Directory>'),
+      flagged: [],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const fs = findingsOf(c.text, 'mixed-access');
+      assert.deepEqual(covered(c.text, fs), c.flagged);
+      for (const f of fs) {
+        assert.equal(f.severity, 'warning');
+        assert.ok(f.related?.length, 'points at the host rules');
+      }
+    });
+  }
+
+  it('says what Satisfy Any does', () => {
+    const text = lines('<Directory /srv>', '  Allow from 10.1', '  Satisfy Any', '  Require ip 10.2', '</Directory>');
+    assert.match(findingsOf(text, 'mixed-access')[0].message, /Satisfy Any/);
+  });
+});
