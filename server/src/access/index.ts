@@ -1,0 +1,6 @@
+/** The access engine: address grammar, access model, evaluator, translation and migration plan. */
+export * from './addr';
+export * from './model';
+export * from './translate';
+export * from './region';
+export { planMigration, migrateText, indentUnit, type MigrationPlan, type SectionPlan, type PlanNote, type PlanOptions, type PlanRule } from './plan';

@@ -1,0 +1,579 @@
+/**
+ * The access model of one configuration file: every scope httpd merges on its
+ * own (the file's top level, Directory, DirectoryMatch, Files, FilesMatch,
+ * Location, LocationMatch, If/ElseIf/Else, VirtualHost, Proxy) with
+ *   - its mod_access_compat config (present only when the scope uses Order,
+ *     Allow, Deny or Satisfy, spec §2.6),
+ *   - its mod_authz_core config (Require tree, AuthMerging, §3),
+ *   - its mod_authn_core/auth file settings (AuthType, AuthName, AuthUserFile,
+ *     AuthGroupFile, AuthDBMGroupFile),
+ * and the problems httpd would refuse at start-up (§2.1, §2.2, §3.4).
+ * Directives in branches the chosen reader skips (<IfModule !mod_authz_core.c>
+ * for a 2.4 server…) are left out.
+ */
+import type { ConfigDocument, DirectiveNode, SectionNode, Token } from '../syntax';
+import type { FileContext } from '../model/context';
+import { readersOf, type Reader } from '../model/guards';
+import { getProvider } from '../facts/providers';
+import { classifyHostToken, parseRequireIp, type HostToken, type Subnet } from './addr';
+
+// ---------------------------------------------------------------------------------------------
+// Methods
+
+/** A set of HTTP methods: `methods` itself, or (except) every method but those. HEAD is folded into GET. */
+export interface MethodSet {
+  except: boolean;
+  methods: ReadonlySet<string>;
+}
+
+export const ALL_METHODS: MethodSet = { except: true, methods: new Set() };
+
+export function normMethod(m: string): string {
+  const u = m.toUpperCase();
+  return u === 'HEAD' ? 'GET' : u;
+}
+
+export function inMask(mask: MethodSet, method: string): boolean {
+  return mask.except !== mask.methods.has(normMethod(method));
+}
+
+export function isAllMethods(mask: MethodSet): boolean {
+  return mask.except && mask.methods.size === 0;
+}
+
+export function unionMask(a: MethodSet, b: MethodSet): MethodSet {
+  if (!a.except && !b.except) return { except: false, methods: new Set([...a.methods, ...b.methods]) };
+  if (a.except && b.except) return { except: true, methods: new Set([...a.methods].filter((m) => b.methods.has(m))) };
+  const [ex, only] = a.except ? [a, b] : [b, a];
+  return { except: true, methods: new Set([...ex.methods].filter((m) => !only.methods.has(m))) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compat config
+
+export type Order = 'allow,deny' | 'deny,allow' | 'mutual-failure';
+
+export interface CompatEntry {
+  token: HostToken;
+  mask: MethodSet;
+  directive: DirectiveNode;
+}
+
+export interface CompatConfig {
+  orders: Array<{ order: Order; mask: MethodSet; directive: DirectiveNode }>;
+  satisfies: Array<{ any: boolean; mask: MethodSet; directive: DirectiveNode }>;
+  allow: CompatEntry[];
+  deny: CompatEntry[];
+  /** Every compat directive of the scope, in order. */
+  directives: DirectiveNode[];
+}
+
+/** The order for a method: the last Order line that covers it, else deny,allow. */
+export function orderFor(c: CompatConfig, method: string): Order {
+  let o: Order = 'deny,allow';
+  for (const e of c.orders) if (inMask(e.mask, method)) o = e.order;
+  return o;
+}
+
+export function satisfyAnyFor(c: CompatConfig | null, method: string): boolean {
+  if (!c) return false;
+  let any = false;
+  for (const e of c.satisfies) if (inMask(e.mask, method)) any = e.any;
+  return any;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Authz config
+
+export interface AuthzLeaf {
+  kind: 'leaf';
+  provider: string;
+  /** The words after the provider name. */
+  args: Token[];
+  negated: boolean;
+  mask: MethodSet;
+  directive: DirectiveNode;
+  /** For `Require ip`: the parsed networks (invalid words are left out and reported). */
+  subnets?: Subnet[];
+}
+
+export interface AuthzContainer {
+  kind: 'container';
+  op: 'all' | 'any' | 'none';
+  children: AuthzNode[];
+  /** The section tag, or null for the implicit RequireAny of a scope. */
+  section: SectionNode | null;
+}
+
+export type AuthzNode = AuthzLeaf | AuthzContainer;
+
+export type Merging = 'off' | 'and' | 'or';
+
+export interface AuthzConfig {
+  /** The scope's implicit RequireAny, or null when the scope has no Require. */
+  root: AuthzContainer | null;
+  merging: Merging | null;
+  mergingDirective: DirectiveNode | null;
+  /** AuthzSendForbiddenOnFailure, when set here. */
+  sendForbidden: boolean | null;
+  directives: DirectiveNode[];
+}
+
+/** The union of the method masks of a node (a container: of its children). */
+export function maskOf(n: AuthzNode): MethodSet {
+  if (n.kind === 'leaf') return n.mask;
+  let m: MethodSet = { except: false, methods: new Set() };
+  for (const c of n.children) m = unionMask(m, maskOf(c));
+  return m;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Authn settings
+
+export interface AuthnConfig {
+  authType: DirectiveNode | null;
+  authName: DirectiveNode | null;
+  userFile: DirectiveNode | null;
+  groupFile: DirectiveNode | null;
+  dbmGroupFile: DirectiveNode | null;
+  /** Any other Auth* directive of the scope (AuthBasicProvider, AuthDBMUserFile…). */
+  other: DirectiveNode[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scopes
+
+export type ScopeKind =
+  | 'top'
+  | 'directory'
+  | 'directorymatch'
+  | 'files'
+  | 'filesmatch'
+  | 'location'
+  | 'locationmatch'
+  | 'if'
+  | 'elseif'
+  | 'else'
+  | 'virtualhost'
+  | 'proxy'
+  | 'proxymatch';
+
+export interface Scope {
+  kind: ScopeKind;
+  /** The section, or null for the file's top level. */
+  section: SectionNode | null;
+  parent: Scope | null;
+  /** Every directive read in this scope (through IfModule, Limit, Require containers…), in order. */
+  directives: DirectiveNode[];
+  compat: CompatConfig | null;
+  authz: AuthzConfig | null;
+  authn: AuthnConfig;
+  /** `<Directory ~>`/`<Files ~>`/`<Location ~>` and the *Match forms. */
+  regex: boolean;
+  /** The pattern (path, name or regex) as httpd sees it; '' for top/if/else. */
+  pattern: string;
+  /** SetEnvIf/SetEnvIfNoCase/BrowserMatch(NoCase) lines of this scope. */
+  setenv: DirectiveNode[];
+  /** DocumentRoot/Alias lines (top level and VirtualHost only). */
+  paths: DirectiveNode[];
+  /** Index in document order. */
+  index: number;
+}
+
+export interface Problem {
+  /** Which rule reports it. */
+  kind: 'invalid-require' | 'invalid-compat';
+  message: string;
+  start: number;
+  end: number;
+  directive?: DirectiveNode;
+  section?: SectionNode;
+}
+
+export interface AccessModel {
+  doc: ConfigDocument;
+  context: FileContext;
+  reader: Reader;
+  scopes: Scope[];
+  /** The scope of a section (scope sections only). */
+  scopeOfSection: Map<SectionNode, Scope>;
+  /** The scope of each directive that is read. */
+  scopeOfDirective: Map<DirectiveNode, Scope>;
+  problems: Problem[];
+  /** Provider names declared by <AuthzProviderAlias> in this file. */
+  aliases: Set<string>;
+}
+
+const SCOPE_KEYS: Record<string, ScopeKind> = {
+  directory: 'directory',
+  directorymatch: 'directorymatch',
+  files: 'files',
+  filesmatch: 'filesmatch',
+  location: 'location',
+  locationmatch: 'locationmatch',
+  if: 'if',
+  elseif: 'elseif',
+  else: 'else',
+  virtualhost: 'virtualhost',
+  proxy: 'proxy',
+  proxymatch: 'proxymatch',
+};
+
+/** Wrappers whose content belongs to the scope around them. */
+const TRANSPARENT = new Set(['ifmodule', 'ifdefine', 'ifversion', 'iffile', 'ifdirective', 'ifsection']);
+const CONTAINER_OP: Record<string, 'all' | 'any' | 'none'> = { requireall: 'all', requireany: 'any', requirenone: 'none' };
+
+export const COMPAT_KEYS = new Set(['order', 'allow', 'deny', 'satisfy']);
+const AUTHZ_KEYS = new Set(['require', 'authmerging', 'authzsendforbiddenonfailure']);
+const SETENV_KEYS = new Set(['setenvif', 'setenvifnocase', 'browsermatch', 'browsermatchnocase']);
+
+export function scopeKindOf(s: SectionNode): ScopeKind | null {
+  return SCOPE_KEYS[s.key] ?? null;
+}
+
+function limitMask(s: SectionNode, outer: MethodSet): MethodSet {
+  const methods = new Set(s.args.map((a) => normMethod(a.value)));
+  const own: MethodSet = { except: s.key === 'limitexcept', methods };
+  // httpd does not nest method limits; if it happens, the inner one wins.
+  void outer;
+  return own;
+}
+
+export interface ModelOptions {
+  /** Which server reads the file (default: 2.4 with mod_access_compat). */
+  reader?: Reader;
+}
+
+/** Build the access model of a parsed file. */
+export function buildModel(doc: ConfigDocument, context: FileContext, options: ModelOptions = {}): AccessModel {
+  const reader = options.reader ?? 'httpd24compat';
+  const problems: Problem[] = [];
+  const scopes: Scope[] = [];
+  const scopeOfSection = new Map<SectionNode, Scope>();
+  const scopeOfDirective = new Map<DirectiveNode, Scope>();
+  const aliases = new Set<string>();
+  for (const s of doc.sections) {
+    if (s.key === 'authzprovideralias' && s.args.length >= 2) aliases.add(s.args[1].value);
+  }
+
+  const newScope = (kind: ScopeKind, section: SectionNode | null, parent: Scope | null): Scope => {
+    let regex = false;
+    let pattern = '';
+    if (section) {
+      const a = section.args;
+      if (kind === 'directorymatch' || kind === 'filesmatch' || kind === 'locationmatch' || kind === 'proxymatch') {
+        regex = true;
+        pattern = a[0]?.value ?? '';
+      } else if ((kind === 'directory' || kind === 'files' || kind === 'location' || kind === 'proxy') && a[0]?.value === '~') {
+        regex = true;
+        pattern = a[1]?.value ?? '';
+      } else if (kind === 'if' || kind === 'elseif') pattern = a.map((t) => t.raw).join(' ');
+      else pattern = a[0]?.value ?? '';
+    }
+    const sc: Scope = {
+      kind,
+      section,
+      parent,
+      directives: [],
+      compat: null,
+      authz: null,
+      authn: { authType: null, authName: null, userFile: null, groupFile: null, dbmGroupFile: null, other: [] },
+      regex,
+      pattern,
+      setenv: [],
+      paths: [],
+      index: scopes.length,
+    };
+    scopes.push(sc);
+    if (section) scopeOfSection.set(section, sc);
+    return sc;
+  };
+
+  const top = newScope('top', null, null);
+
+  interface Ctx {
+    scope: Scope;
+    mask: MethodSet;
+    /** The Require container being filled, or the scope's implicit one (created lazily). */
+    container: AuthzContainer | null;
+  }
+
+  const readBy = (node: { parent: SectionNode | null }): boolean => {
+    const chain: SectionNode[] = [];
+    for (let p = node.parent; p; p = p.parent) chain.push(p);
+    return readersOf(chain).has(reader);
+  };
+
+  const authzOf = (sc: Scope): AuthzConfig => {
+    if (!sc.authz) sc.authz = { root: null, merging: null, mergingDirective: null, sendForbidden: null, directives: [] };
+    return sc.authz;
+  };
+  const compatOf = (sc: Scope): CompatConfig => {
+    if (!sc.compat) sc.compat = { orders: [], satisfies: [], allow: [], deny: [], directives: [] };
+    return sc.compat;
+  };
+  const rootOf = (sc: Scope): AuthzContainer => {
+    const a = authzOf(sc);
+    if (!a.root) a.root = { kind: 'container', op: 'any', children: [], section: null };
+    return a.root;
+  };
+
+  const directive = (d: DirectiveNode, ctx: Ctx) => {
+    const sc = ctx.scope;
+    sc.directives.push(d);
+    scopeOfDirective.set(d, sc);
+    const k = d.key;
+    const err = (message: string, kind: Problem['kind'] = COMPAT_KEYS.has(k) ? 'invalid-compat' : 'invalid-require', start = d.start, end = d.end) =>
+      problems.push({ kind, message, start, end, directive: d });
+    if (COMPAT_KEYS.has(k)) {
+      const c = compatOf(sc);
+      c.directives.push(d);
+      if (k === 'order') {
+        if (d.args.length !== 1) {
+          err(`Order takes exactly one argument (allow,deny, deny,allow or mutual-failure, without spaces); httpd refuses "${d.args.map((a) => a.raw).join(' ')}".`);
+          return;
+        }
+        const v = d.args[0].value.toLowerCase();
+        if (v !== 'allow,deny' && v !== 'deny,allow' && v !== 'mutual-failure') {
+          err(`unknown order "${d.args[0].value}": httpd accepts allow,deny, deny,allow or mutual-failure.`);
+          return;
+        }
+        c.orders.push({ order: v as Order, mask: ctx.mask, directive: d });
+      } else if (k === 'satisfy') {
+        const v = d.args.length === 1 ? d.args[0].value.toLowerCase() : '';
+        if (v !== 'any' && v !== 'all') {
+          err("Satisfy either 'any' or 'all'.");
+          return;
+        }
+        c.satisfies.push({ any: v === 'any', mask: ctx.mask, directive: d });
+      } else {
+        if (!d.args.length || d.args[0].value.toLowerCase() !== 'from') {
+          err("allow and deny must be followed by 'from'");
+          return;
+        }
+        if (d.args.length < 2) {
+          err(`${d.name.value} requires at least two arguments`);
+          return;
+        }
+        for (const t of d.args.slice(1)) {
+          const r = classifyHostToken(t.value);
+          if (!r.ok) {
+            problems.push({ kind: 'invalid-compat', message: `${r.message}: "${t.raw}"`, start: t.start, end: t.end, directive: d });
+            continue;
+          }
+          (k === 'allow' ? c.allow : c.deny).push({ token: r.token, mask: ctx.mask, directive: d });
+        }
+      }
+      return;
+    }
+    if (k === 'require') {
+      authzOf(sc).directives.push(d);
+      const parent = ctx.container ?? rootOf(sc);
+      let i = 0;
+      let negated = false;
+      if (d.args[0] && d.args[0].value.toLowerCase() === 'not') {
+        negated = true;
+        i = 1;
+      }
+      const p = d.args[i];
+      if (!p) {
+        err(negated ? "Require not needs a provider name." : 'Require takes at least one argument.');
+        return;
+      }
+      const provider = p.value;
+      if (!getProvider(provider) && !aliases.has(provider)) {
+        const lower = getProvider(provider.toLowerCase());
+        err(
+          lower
+            ? `Unknown Authz provider: ${provider} (provider names are case-sensitive: write ${lower.name})`
+            : `Unknown Authz provider: ${provider} (not a stock provider; httpd refuses it unless a module or <AuthzProviderAlias> defines it)`,
+        );
+      }
+      const leaf: AuthzLeaf = { kind: 'leaf', provider, args: d.args.slice(i + 1), negated, mask: ctx.mask, directive: d };
+      if (provider === 'ip') {
+        leaf.subnets = [];
+        for (const t of leaf.args) {
+          const r = parseRequireIp(t.value);
+          if (r.ok) leaf.subnets.push(r.subnet);
+          else problems.push({ kind: 'invalid-require', message: r.message, start: t.start, end: t.end, directive: d });
+        }
+        if (!leaf.args.length) err('Require ip needs at least one address.');
+      } else if (provider === 'all') {
+        const v = leaf.args.map((a) => a.value.toLowerCase());
+        if (v.length !== 1 || (v[0] !== 'granted' && v[0] !== 'denied')) err("Require all must be followed by 'granted' or 'denied'.");
+      } else if (provider === 'valid-user' || provider === 'local' || provider === 'file-owner' || provider === 'file-group' || provider === 'dbm-file-group') {
+        // These take no argument; httpd ignores what follows for most of them.
+      }
+      if (negated && parent.op !== 'all') {
+        err(
+          parent.section
+            ? `negative Require directive has no effect in <${parent.section.name.value}> directive`
+            : 'negative Require directive has no effect in <RequireAny> directive (a section\'s Require lines are an implicit <RequireAny>: put `Require not` inside <RequireAll> with a positive line)',
+        );
+      }
+      parent.children.push(leaf);
+      return;
+    }
+    if (k === 'authmerging') {
+      const a = authzOf(sc);
+      a.directives.push(d);
+      const v = d.args[0]?.value.toLowerCase();
+      if (d.args.length !== 1 || (v !== 'off' && v !== 'and' && v !== 'or')) {
+        err('AuthMerging takes Off, And or Or.');
+        return;
+      }
+      a.merging = v as Merging;
+      a.mergingDirective = d;
+      return;
+    }
+    if (k === 'authzsendforbiddenonfailure') {
+      const a = authzOf(sc);
+      a.directives.push(d);
+      a.sendForbidden = d.args[0]?.value.toLowerCase() === 'on';
+      return;
+    }
+    if (k === 'authtype') sc.authn.authType = d;
+    else if (k === 'authname') sc.authn.authName = d;
+    else if (k === 'authuserfile') sc.authn.userFile = d;
+    else if (k === 'authgroupfile') sc.authn.groupFile = d;
+    else if (k === 'authdbmgroupfile') sc.authn.dbmGroupFile = d;
+    else if (k.startsWith('auth')) sc.authn.other.push(d);
+    else if (SETENV_KEYS.has(k)) sc.setenv.push(d);
+    else if (k === 'documentroot' || k === 'alias' || k === 'aliasmatch' || k === 'scriptalias' || k === 'scriptaliasmatch') sc.paths.push(d);
+  };
+
+  const walk = (children: readonly import('../syntax').ChildNode[], ctx: Ctx) => {
+    for (const ch of children) {
+      if (ch.type === 'directive') {
+        if (readBy(ch)) directive(ch, ctx);
+        continue;
+      }
+      if (ch.type !== 'section') continue;
+      if (!readBy(ch)) continue;
+      const key = ch.key;
+      if (TRANSPARENT.has(key)) {
+        walk(ch.children, ctx);
+        continue;
+      }
+      if (key === 'limit' || key === 'limitexcept') {
+        if (!ch.args.length) {
+          problems.push({ kind: 'invalid-require', message: `<${ch.name.value}> needs at least one method.`, start: ch.open.start, end: ch.open.end, section: ch });
+        }
+        for (const a of ch.args) {
+          if (a.value.toUpperCase() === 'TRACE' && key === 'limit') {
+            problems.push({ kind: 'invalid-require', message: 'TRACE cannot be controlled by <Limit>, see TraceEnable', start: a.start, end: a.end, section: ch });
+          }
+        }
+        walk(ch.children, { ...ctx, mask: limitMask(ch, ctx.mask) });
+        continue;
+      }
+      const op = CONTAINER_OP[key];
+      if (op) {
+        const sc = ctx.scope;
+        authzOf(sc);
+        const parent = ctx.container ?? rootOf(sc);
+        const node: AuthzContainer = { kind: 'container', op, children: [], section: ch };
+        if (ch.args.length) {
+          problems.push({
+            kind: 'invalid-require',
+            message: `<${ch.name.value}> directive doesn't take additional arguments`,
+            start: ch.open.start,
+            end: ch.open.end,
+            section: ch,
+          });
+        }
+        if (op === 'none' && parent.op !== 'all') {
+          problems.push({
+            kind: 'invalid-require',
+            message: parent.section
+              ? `<RequireNone> directive has no effect in <${parent.section.name.value}> directive`
+              : '<RequireNone> directive has no effect in <RequireAny> directive (a section\'s top level is an implicit <RequireAny>: wrap it in <RequireAll> with a positive line)',
+            start: ch.open.start,
+            end: ch.open.end,
+            section: ch,
+          });
+        }
+        parent.children.push(node);
+        walk(ch.children, { ...ctx, container: node });
+        if (!node.children.length) {
+          problems.push({
+            kind: 'invalid-require',
+            message: `<${ch.name.value}> directive contains no authorization directives`,
+            start: ch.open.start,
+            end: ch.open.end,
+            section: ch,
+          });
+        }
+        continue;
+      }
+      const kind = scopeKindOf(ch);
+      if (kind) {
+        const sc = newScope(kind, ch, ctx.scope);
+        walk(ch.children, { scope: sc, mask: ALL_METHODS, container: null });
+        continue;
+      }
+      // Other sections (Macro, AuthnProviderAlias…) hold no access config of this file's scopes.
+    }
+  };
+
+  walk(doc.children, { scope: top, mask: ALL_METHODS, container: null });
+
+  // AH01624: after De Morgan flattening every container keeps a non-negated child.
+  for (const sc of scopes) {
+    if (sc.authz?.root) checkFlattened(sc.authz.root, problems);
+  }
+  return { doc, context, reader, scopes, scopeOfSection, scopeOfDirective, problems, aliases };
+}
+
+/** authz_core_check_section after the same flattening httpd does (spec §3.4). */
+function checkFlattened(root: AuthzContainer, problems: Problem[]): void {
+  interface Flat {
+    op: 'all' | 'any';
+    items: Array<{ negated: boolean; node: Flat | AuthzLeaf }>;
+    section: SectionNode | null;
+  }
+  // Returns the flattened container for `c` seen with negation `neg` (RequireNone = negated any).
+  const flatten = (c: AuthzContainer, neg: boolean): Flat => {
+    let op: 'all' | 'any' = c.op === 'all' ? 'all' : 'any';
+    let negate = neg !== (c.op === 'none');
+    if (negate) op = op === 'all' ? 'any' : 'all';
+    const out: Flat = { op, items: [], section: c.section };
+    for (const ch of c.children) {
+      if (ch.kind === 'leaf') {
+        out.items.push({ negated: ch.negated !== negate, node: ch });
+        continue;
+      }
+      const sub = flatten(ch, negate);
+      if (sub.op === op) {
+        // Same operator after De Morgan: its children join this container.
+        out.items.push(...sub.items);
+        if (!sub.items.some((x) => !x.negated)) {
+          // reported by the parent's check below through the merged list
+        }
+      } else out.items.push({ negated: false, node: sub });
+    }
+    negate = false;
+    return out;
+  };
+  const check = (f: Flat) => {
+    if (f.items.length && !f.items.some((x) => !x.negated) && f.section) {
+      problems.push({
+        kind: 'invalid-require',
+        message: `AH01624: <${f.section.name.value}> has only negative authorization directives: httpd refuses to start. Add a positive line such as \`Require all granted\`.`,
+        start: f.section.open.start,
+        end: f.section.open.end,
+        section: f.section,
+      });
+    }
+    for (const x of f.items) if ('items' in x.node) check(x.node);
+  };
+  check(flatten(root, false));
+}
+
+/** Every leaf of a tree. */
+export function leaves(n: AuthzNode | null, out: AuthzLeaf[] = []): AuthzLeaf[] {
+  if (!n) return out;
+  if (n.kind === 'leaf') out.push(n);
+  else for (const c of n.children) leaves(c, out);
+  return out;
+}

@@ -1,0 +1,162 @@
+/**
+ * Which requests a scope can see, as far as one file tells: the scope's
+ * vhost, the Directory/Files/Location/If sections around it and its own. Two
+ * scopes "overlap" when some request might pass through both. The answer is
+ * conservative: when in doubt (regexes, wildcards, a Directory against a
+ * Location, whose mapping depends on DocumentRoot and Alias) they overlap.
+ */
+import type { Scope } from './model';
+
+export interface Region {
+  vhost: Scope | null;
+  dirs: Scope[];
+  files: Scope[];
+  locations: Scope[];
+  ifs: Scope[];
+}
+
+export function regionOf(s: Scope): Region {
+  const r: Region = { vhost: null, dirs: [], files: [], locations: [], ifs: [] };
+  for (let p: Scope | null = s; p; p = p.parent) {
+    switch (p.kind) {
+      case 'virtualhost':
+        r.vhost = p;
+        break;
+      case 'directory':
+      case 'directorymatch':
+      case 'proxy':
+      case 'proxymatch':
+        r.dirs.push(p);
+        break;
+      case 'files':
+      case 'filesmatch':
+        r.files.push(p);
+        break;
+      case 'location':
+      case 'locationmatch':
+        r.locations.push(p);
+        break;
+      case 'if':
+      case 'elseif':
+      case 'else':
+        r.ifs.push(p);
+        break;
+      default:
+    }
+  }
+  return r;
+}
+
+const WILD = /[*?[]/;
+
+/** Normalised literal path without a trailing slash (but "/" stays "/"). */
+export function normPath(p: string): string {
+  let s = p.replace(/\/+/g, '/');
+  if (s.length > 1 && s.endsWith('/')) s = s.slice(0, -1);
+  return s;
+}
+
+function isProxy(s: Scope): boolean {
+  return s.kind === 'proxy' || s.kind === 'proxymatch';
+}
+
+/** Literal path prefix on a segment boundary. */
+export function pathPrefix(a: string, b: string): boolean {
+  const x = normPath(a);
+  const y = normPath(b);
+  if (x === '/') return y.startsWith('/');
+  return y === x || y.startsWith(x + '/');
+}
+
+function dirsOverlap(a: Scope, b: Scope): boolean {
+  if (isProxy(a) !== isProxy(b)) return false;
+  if (a.regex || b.regex || WILD.test(a.pattern) || WILD.test(b.pattern)) return true;
+  if (isProxy(a)) return true;
+  return pathPrefix(a.pattern, b.pattern) || pathPrefix(b.pattern, a.pattern);
+}
+
+function locationsOverlap(a: Scope, b: Scope): boolean {
+  if (a.regex || b.regex || WILD.test(a.pattern) || WILD.test(b.pattern)) return true;
+  // Location matching is a prefix match; be generous about segment boundaries.
+  const x = a.pattern;
+  const y = b.pattern;
+  return x.startsWith(y) || y.startsWith(x);
+}
+
+/** A shell-style wildcard (fnmatch without FNM_PATHNAME subtleties) as a RegExp. */
+export function globToRegExp(g: string): RegExp {
+  let re = '';
+  for (let i = 0; i < g.length; i++) {
+    const c = g[i];
+    if (c === '*') re += '.*';
+    else if (c === '?') re += '.';
+    else if (c === '[') {
+      const j = g.indexOf(']', i + 2);
+      if (j < 0) re += '\\[';
+      else {
+        let cls = g.slice(i + 1, j);
+        if (cls.startsWith('!')) cls = '^' + cls.slice(1);
+        re += '[' + cls.replace(/\\/g, '\\\\') + ']';
+        i = j;
+      }
+    } else re += c.replace(/[.+^${}()|\\/]/g, '\\$&');
+  }
+  return new RegExp('^' + re + '$');
+}
+
+function filesOverlap(a: Scope, b: Scope): boolean {
+  if (a.regex || b.regex) return true;
+  const wa = WILD.test(a.pattern);
+  const wb = WILD.test(b.pattern);
+  if (wa && wb) return true;
+  if (wa) return globToRegExp(a.pattern).test(b.pattern);
+  if (wb) return globToRegExp(b.pattern).test(a.pattern);
+  return a.pattern === b.pattern;
+}
+
+/** If/ElseIf/Else of one chain never apply together. */
+function ifsExclusive(a: Scope, b: Scope): boolean {
+  if (a === b || !a.section || !b.section || a.section.parent !== b.section.parent) return false;
+  const sib = (a.section.parent ? a.section.parent.children : null) ?? null;
+  void sib;
+  const [first, second] = a.index < b.index ? [a, b] : [b, a];
+  if (second.kind === 'if') return false;
+  // Walk back from `second` over ElseIf/Else siblings: if we reach `first` before another If starts, same chain.
+  const list = siblingsOf(second);
+  const i = list.indexOf(second.section!);
+  for (let k = i - 1; k >= 0; k--) {
+    const s = list[k];
+    if (s === first.section) return true;
+    if (s.key === 'if') return false;
+    if (s.key !== 'elseif' && s.key !== 'else') return false;
+  }
+  return false;
+}
+
+import type { SectionNode } from '../syntax';
+function siblingsOf(s: Scope): SectionNode[] {
+  const sec = s.section!;
+  const kids = sec.parent ? sec.parent.children : null;
+  const list: SectionNode[] = [];
+  if (kids) for (const c of kids) if (c.type === 'section') list.push(c);
+  return list;
+}
+
+export interface OverlapOptions {
+  /** The document's top-level sections (for If chains at top level). */
+  topSections?: SectionNode[];
+}
+
+/** Might some request be inside both regions? */
+export function regionsOverlap(a: Region, b: Region): boolean {
+  if (a.vhost && b.vhost && a.vhost !== b.vhost) return false;
+  for (const x of a.dirs) for (const y of b.dirs) if (!dirsOverlap(x, y)) return false;
+  for (const x of a.files) for (const y of b.files) if (!filesOverlap(x, y)) return false;
+  for (const x of a.locations) for (const y of b.locations) if (!locationsOverlap(x, y)) return false;
+  for (const x of a.ifs) for (const y of b.ifs) if (ifsExclusive(x, y)) return false;
+  return true;
+}
+
+export function scopesOverlap(a: Scope, b: Scope): boolean {
+  return regionsOverlap(regionOf(a), regionOf(b));
+}
