@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { covered, findingsOf, lines } from '../support/rules';
+import { applyFix, covered, findingsOf, lines } from '../support/rules';
 import { createService } from '../../server/src/service';
 
 describe('rule legacy-access: findings', () => {
@@ -54,4 +54,51 @@ describe('rule legacy-access: findings', () => {
     const text = lines('<Directory /srv>', '  # apacheconf-disable-next-line legacy-access', '  Order deny,allow', '  Deny from all', '</Directory>');
     assert.deepEqual(covered(text, findingsOf(text, 'legacy-access')), ['Deny from all']);
   });
+});
+
+describe('rule legacy-access: exact fixes (spec §8.5 rows 1–4, nothing interfering)', () => {
+  const cases: Array<{ name: string; before: string; after: string }> = [
+    {
+      name: 'deny all',
+      before: lines('<Directory /srv>', '    Order deny,allow', '    Deny from all', '</Directory>'),
+      after: lines('<Directory /srv>', '    Require all denied', '</Directory>'),
+    },
+    {
+      name: 'allow all, comment kept',
+      before: lines('<Directory /srv>', '  # open to all', '  Order allow,deny', '  Allow from all', '</Directory>'),
+      after: lines('<Directory /srv>', '  # open to all', '  Require all granted', '</Directory>'),
+    },
+    {
+      name: 'deny,allow + Deny from all + Allow from an address',
+      before: lines('<Location /status>', '\tOrder deny,allow', '\tDeny from all', '\tAllow from 127.0.0.1', '</Location>'),
+      after: lines('<Location /status>', '\tRequire ip 127.0.0.1', '</Location>'),
+    },
+    {
+      name: 'allow,deny + Allow from a network (CRLF kept)',
+      before: '<Directory /srv>\r\n  Order allow,deny\r\n  Allow from 10.1.0.0/16\r\n</Directory>\r\n',
+      after: '<Directory /srv>\r\n  Require ip 10.1.0.0/16\r\n</Directory>\r\n',
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      for (let i = 0; i < findingsOf(c.before, 'legacy-access').length; i++) {
+        assert.equal(applyFix(c.before, 'legacy-access', { index: i }), c.after, `fix offered on finding ${i}`);
+      }
+      assert.equal(createService().fixText({ text: c.before }).text, c.after, 'fix all');
+    });
+  }
+
+  const refused: Array<{ name: string; text: string }> = [
+    {
+      name: 'an inherited Require all denied (distribution style) still applies',
+      text: lines('<Directory />', '  Require all denied', '</Directory>', '<Directory /srv>', '  Order allow,deny', '  Allow from all', '</Directory>'),
+    },
+  ];
+  for (const c of refused) {
+    it(`no naive bare rewrite when ${c.name}`, () => {
+      const fixed = createService().fixText({ text: c.text }).text;
+      // Whatever the engine does, it must not open the directory with a bare `Require all granted` under AuthMerging Off.
+      assert.ok(!/<Directory \/srv>\n  Require all granted\n<\/Directory>/.test(fixed), fixed);
+    });
+  }
 });
