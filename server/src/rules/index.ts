@@ -2,10 +2,28 @@
 import type { Rule } from './types';
 import { syntaxRule } from './syntax';
 import { legacyAccessRule } from './legacy-access';
+import { removedDirectiveRule } from './removed-directive';
 import { mixedAccessRule } from './mixed-access';
 import { dbmGroupRule } from './dbm-group';
+import { unknownDirectiveRule } from './unknown-directive';
+import { renamedDirectiveRule, obsoleteDirectiveRule, changedValueRule } from './upgrade';
+import { removedModuleRule, thirdPartyModuleRule, compatModuleRule } from './modules';
 
-export const RULES: readonly Rule[] = [syntaxRule, legacyAccessRule, mixedAccessRule, dbmGroupRule];
+/** Every rule, in the order of the README's table. */
+export const RULES: readonly Rule[] = [
+  syntaxRule,
+  legacyAccessRule,
+  removedDirectiveRule,
+  mixedAccessRule,
+  dbmGroupRule,
+  unknownDirectiveRule,
+  renamedDirectiveRule,
+  obsoleteDirectiveRule,
+  changedValueRule,
+  removedModuleRule,
+  thirdPartyModuleRule,
+  compatModuleRule,
+];
 
 const byId = new Map(RULES.map((r) => [r.id, r]));
 

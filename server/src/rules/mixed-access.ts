@@ -15,7 +15,7 @@
  * host rules under `<IfModule !mod_authz_core.c>` is not mixed.
  */
 import type { DirectiveNode, Finding, Rule, SectionNode } from './types';
-import { code, directivesByScope, isCompat, readers } from './scope';
+import { code, coRead, directivesByScope, isCompat } from './scope';
 import { PROVIDERS } from '../facts/providers';
 import { ancestors } from '../model/context';
 
@@ -35,11 +35,6 @@ export function newStyleReason(d: DirectiveNode): string | null {
   return null;
 }
 
-function bothRead(a: DirectiveNode, b: DirectiveNode): boolean {
-  const ra = readers(a);
-  const rb = readers(b);
-  return ra.has('httpd24compat') && rb.has('httpd24compat');
-}
 
 function sectionLabel(s: SectionNode | null): string {
   if (!s) return 'the top level of this file';
@@ -59,7 +54,7 @@ export const mixedAccessRule: Rule = {
       for (const d of list) {
         const why = newStyleReason(d);
         if (!why) continue;
-        const partners = compat.filter((c) => bothRead(c, d));
+        const partners = compat.filter((c) => coRead(c, d));
         if (!partners.length) continue;
         const satisfyAny = partners.some((c) => c.key === 'satisfy' && c.args[0]?.value.toLowerCase() === 'any');
         const how = satisfyAny

@@ -58,3 +58,34 @@ export function isCompat(d: DirectiveNode): boolean {
 export function code(s: string): string {
   return '`' + s + '`';
 }
+
+/** The `<IfModule>` and `<IfDefine>` tests around a node: key → required truth. */
+function conditions(node: { parent: SectionNode | null }): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  for (const s of ancestors(node)) {
+    if ((s.key !== 'ifmodule' && s.key !== 'ifdefine') || !s.args.length) continue;
+    let arg = s.args[0].value;
+    const neg = arg.startsWith('!');
+    if (neg) arg = arg.slice(1);
+    let k = arg.toLowerCase();
+    if (s.key === 'ifmodule') {
+      // mod_version.c, version_module and mod_version name the same module.
+      k = k.replace(/\.c$/, '').replace(/^mod_/, '').replace(/_module$/, '');
+      k = 'module:' + k;
+    } else k = 'define:' + arg;
+    out.set(k, !neg);
+  }
+  return out;
+}
+
+/**
+ * True when some server reads both nodes: the same kind of server reads
+ * each, and no `<IfModule X>` / `<IfModule !X>` (or `<IfDefine>`) pair puts
+ * them in branches that exclude each other.
+ */
+export function coRead(a: { parent: SectionNode | null }, b: { parent: SectionNode | null }, reader: Reader = 'httpd24compat'): boolean {
+  if (!readers(a).has(reader) || !readers(b).has(reader)) return false;
+  const ca = conditions(a);
+  for (const [k, v] of conditions(b)) if (ca.has(k) && ca.get(k) !== v) return false;
+  return true;
+}

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { applyFix, covered, findingsOf, lines } from '../support/rules';
+
+describe('rule removed-directive', () => {
+  const flagged: Array<[string, string]> = [
+    ['AuthzUserAuthoritative Off', 'AuthzUserAuthoritative'],
+    ['AuthzGroupFileAuthoritative On', 'AuthzGroupFileAuthoritative'],
+    ['AuthzDBMAuthoritative Off', 'AuthzDBMAuthoritative'],
+    ['AuthzOwnerAuthoritative Off', 'AuthzOwnerAuthoritative'],
+    ['AuthzLDAPAuthoritative off', 'AuthzLDAPAuthoritative'],
+    ['AuthzDBDAuthoritative Off', 'AuthzDBDAuthoritative'],
+    ['AuthzDefaultAuthoritative Off', 'AuthzDefaultAuthoritative'],
+    ['AuthDefaultAuthoritative Off', 'AuthDefaultAuthoritative'],
+    ['authzuserauthoritative off', 'AuthzUserAuthoritative'],
+    ['LockFile /var/lock/accept.lock', 'LockFile'],
+    ['RewriteLog /var/log/rewrite.log', 'RewriteLog'],
+    ['RewriteLogLevel 3', 'RewriteLogLevel'],
+    ['AcceptMutex fcntl', 'AcceptMutex'],
+  ];
+  for (const [line, name] of flagged) {
+    it(`flags ${line}`, () => {
+      const text = lines('<Directory /srv>', '  ' + line, '</Directory>');
+      const fs = findingsOf(text, 'removed-directive');
+      assert.equal(fs.length, 1, JSON.stringify(fs));
+      assert.equal(fs[0].severity, 'error');
+      assert.deepEqual(covered(text, fs), [line]);
+      assert.match(fs[0].message, new RegExp(name));
+      assert.ok(fs[0].tags?.includes('deprecated'));
+    });
+  }
+
+  const lookAlikes = [
+    'AuthBasicAuthoritative Off',
+    'AuthLDAPBindAuthoritative off',
+    'AuthFormAuthoritative Off',
+    'AuthzSVNAuthoritative Off',
+    'AuthzSendForbiddenOnFailure On',
+    'Mutex file:/var/lock default',
+  ];
+  for (const line of lookAlikes) {
+    it(`does not flag the look-alike ${line}`, () => {
+      assert.deepEqual(findingsOf(lines('<Location /svn>', '  ' + line, '</Location>'), 'removed-directive'), []);
+    });
+  }
+
+  const fixes: Array<{ name: string; before: string; after: string }> = [
+    {
+      name: 'deletes an Authz*Authoritative line and nothing else',
+      before: lines('<Directory /srv>', '  # groups from DBM', '  AuthzDBMAuthoritative Off', '', '  Require valid-user', '</Directory>'),
+      after: lines('<Directory /srv>', '  # groups from DBM', '', '  Require valid-user', '</Directory>'),
+    },
+    {
+      name: 'keeps CRLF line ends',
+      before: '<Directory /srv>\r\n  AuthzUserAuthoritative Off\r\n  Require valid-user\r\n</Directory>\r\n',
+      after: '<Directory /srv>\r\n  Require valid-user\r\n</Directory>\r\n',
+    },
+    {
+      name: 'deletes a continued line whole',
+      before: lines('AuthzDefaultAuthoritative \\', '   Off', 'ServerName x'),
+      after: lines('ServerName x'),
+    },
+    {
+      name: 'works on the last line without a line break',
+      before: 'ServerName x\nAuthzOwnerAuthoritative Off',
+      after: 'ServerName x\n',
+    },
+  ];
+  for (const c of fixes) {
+    it(`fix: ${c.name}`, () => {
+      assert.equal(applyFix(c.before, 'removed-directive'), c.after);
+    });
+  }
+
+  it('offers no deletion for directives with a different replacement', () => {
+    const fs = findingsOf('LockFile /var/lock/x\n', 'removed-directive');
+    assert.equal(fs[0].fixes?.some((f) => f.preferred) ?? false, false);
+    assert.match(fs[0].message, /Mutex/);
+  });
+
+  it('is at most a hint inside a branch only 2.2 reads', () => {
+    const text = lines('<IfVersion < 2.3>', '  LockFile /var/lock/accept.lock', '</IfVersion>', '<IfModule !mod_authz_core.c>', '  AuthzUserAuthoritative Off', '</IfModule>');
+    const fs = findingsOf(text, 'removed-directive');
+    assert.deepEqual(fs.map((f) => f.severity), ['hint', 'hint']);
+    assert.ok(fs.every((f) => !f.fixes?.length));
+  });
+
+  it('is silenced by a disable comment', () => {
+    const text = lines('# apacheconf-disable-next-line removed-directive', 'AuthzUserAuthoritative Off');
+    assert.deepEqual(findingsOf(text, 'removed-directive'), []);
+  });
+});

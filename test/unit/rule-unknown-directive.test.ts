@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { applyFix, covered, findingsOf, lines } from '../support/rules';
+
+describe('rule unknown-directive', () => {
+  const cases: Array<{ name: string; text: string; flagged: string[]; severities?: string[] }> = [
+    { name: 'a typo of a known directive is a warning', text: lines('ServrName example.com'), flagged: ['ServrName'], severities: ['warning'] },
+    { name: 'another typo', text: lines('DocumentRot /srv/www'), flagged: ['DocumentRot'], severities: ['warning'] },
+    { name: 'a third-party directive is information', text: lines('WSGIScriptAlias / /srv/app.wsgi'), flagged: ['WSGIScriptAlias'], severities: ['information'] },
+    { name: 'known directives in any case', text: lines('servername a', 'DOCUMENTROOT /srv', 'Require all granted', '<Directory /srv>', '</Directory>'), flagged: [] },
+    { name: 'third-party directives inside their IfModule', text: lines('<IfModule mod_php7.c>', '  php_value memory_limit 64M', '</IfModule>', '<IfModule wsgi_module>', '  WSGIDaemonProcess app', '</IfModule>'), flagged: [] },
+    { name: 'negated third-party IfModule too', text: lines('<IfModule !mod_php5.c>', '  php_flag engine off', '</IfModule>'), flagged: [] },
+    { name: 'IfModule of an httpd module does not excuse an unknown name', text: lines('<IfModule mod_rewrite.c>', '  RewriteEngin On', '</IfModule>'), flagged: ['RewriteEngin'] },
+    { name: 'names built from variables', text: lines('${DIRECTIVE} value'), flagged: [] },
+    { name: 'macro bodies', text: lines('<Macro VHost $name>', '  $name on', '</Macro>'), flagged: [] },
+    { name: 'legacy directives are known (other rules report them)', text: lines('Order allow,deny', 'AuthzUserAuthoritative Off', 'NameVirtualHost *:80', 'MaxClients 10'), flagged: [] },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const fs = findingsOf(c.text, 'unknown-directive');
+      assert.deepEqual(covered(c.text, fs), c.flagged);
+      if (c.severities) assert.deepEqual(fs.map((f) => f.severity), c.severities);
+    });
+  }
+
+  it('the did-you-mean fix renames only the name', () => {
+    assert.equal(applyFix('  ServrName example.com\n', 'unknown-directive', { title: /ServerName/ }), '  ServerName example.com\n');
+  });
+});
