@@ -94,7 +94,7 @@ export class ApacheConfService {
       if (setting === 'ignore') continue;
       let raw: Finding[];
       try {
-        raw = rule.check({ doc: tree, fileContext: context });
+        raw = rule.check({ doc: tree, fileContext: context, uri });
       } catch (e) {
         // A rule must never take the whole analysis down; report the failure instead of a clean file.
         raw = [{ rule: rule.id, message: `Internal error in rule ${rule.id}: ${(e as Error).message}`, start: 0, end: 0, severity: 'error' }];

@@ -8,6 +8,7 @@ import { dbmGroupRule } from './dbm-group';
 import { unknownDirectiveRule } from './unknown-directive';
 import { renamedDirectiveRule, obsoleteDirectiveRule, changedValueRule } from './upgrade';
 import { removedModuleRule, thirdPartyModuleRule, compatModuleRule } from './modules';
+import { configNiceRule } from './config-nice';
 
 /** Every rule, in the order of the README's table. */
 export const RULES: readonly Rule[] = [
@@ -23,6 +24,7 @@ export const RULES: readonly Rule[] = [
   removedModuleRule,
   thirdPartyModuleRule,
   compatModuleRule,
+  configNiceRule,
 ];
 
 const byId = new Map(RULES.map((r) => [r.id, r]));

@@ -22,6 +22,7 @@ const REMOVED: Record<string, { replacement: string; renamedTo?: { id: string; f
   authz_default_module: { replacement: 'Its job (refusing when no other authorization module answered) is built into mod_authz_core in 2.4: delete the line.' },
   mem_cache_module: { replacement: 'Use mod_cache_disk, or mod_cache_socache for an in-memory cache.' },
   disk_cache_module: { replacement: 'It is called mod_cache_disk in 2.4.', renamedTo: { id: 'cache_disk_module', file: 'mod_cache_disk.so' } },
+  authn_alias_module: { replacement: '`<AuthnProviderAlias>` is part of mod_authn_core in 2.4: delete the line.' },
   imap_module: { replacement: 'It is called mod_imagemap since 2.2.', renamedTo: { id: 'imagemap_module', file: 'mod_imagemap.so' } },
 };
 
@@ -32,7 +33,7 @@ function loadModules(doc: { directives: DirectiveNode[] }): DirectiveNode[] {
 export const removedModuleRule: Rule = {
   id: 'removed-module',
   defaultSeverity: 'error',
-  summary: '`LoadModule` of a module 2.4 removed (mod_authn_default, mod_authz_default, mod_mem_cache) or renamed (mod_disk_cache → mod_cache_disk).',
+  summary: '`LoadModule` of a module 2.4 removed (mod_authn_default, mod_authz_default, mod_authn_alias, mod_mem_cache) or renamed (mod_disk_cache → mod_cache_disk).',
   check({ doc }) {
     const out: Finding[] = [];
     for (const d of loadModules(doc)) {
@@ -50,7 +51,7 @@ export const removedModuleRule: Rule = {
             if (renamed !== file.value) edits.push({ start: file.start, end: file.end, newText: file.quote ? file.quote + renamed + file.quote : renamed });
           }
           fixes.push({ title: `Load ${info.renamedTo.id} instead`, edits, preferred: true });
-        } else if (id === 'authn_default_module' || id === 'authz_default_module') {
+        } else if (id === 'authn_default_module' || id === 'authz_default_module' || id === 'authn_alias_module') {
           fixes.push({ title: `Delete the LoadModule line (2.4 has no ${id})`, edits: [deleteLine(d)], preferred: true });
         }
       }

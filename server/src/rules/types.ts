@@ -44,6 +44,8 @@ export interface Finding {
 export interface RuleContext {
   readonly doc: ConfigDocument;
   readonly fileContext: FileContext;
+  /** The document's uri, when known (a few rules look at the file name, e.g. config.nice). */
+  readonly uri?: string;
 }
 
 export interface Rule {

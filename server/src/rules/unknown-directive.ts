@@ -11,6 +11,7 @@ import type { DirectiveNode, Finding, Rule } from './types';
 import { code, in22Branch } from './scope';
 import { getDirective, isHttpdModule, suggestDirective } from '../facts';
 import { ancestors } from '../model/context';
+import { isConfigNice } from './config-nice';
 
 function inThirdPartyModule(d: DirectiveNode): boolean {
   return ancestors(d).some((s) => {
@@ -28,7 +29,8 @@ export const unknownDirectiveRule: Rule = {
   id: 'unknown-directive',
   defaultSeverity: 'information',
   summary: 'A directive httpd 2.4 does not define: a third-party module\'s (information) or a likely typo (warning, with "did you mean").',
-  check({ doc }) {
+  check({ doc, uri }) {
+    if (isConfigNice(uri)) return [];
     const out: Finding[] = [];
     for (const d of doc.directives) {
       const name = d.name.value;
