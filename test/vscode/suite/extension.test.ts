@@ -1,79 +1,224 @@
-// The thin editor suite: the same file runs under @vscode/test-electron and inside code-server.
-// Waits are on editor events, never on fixed sleeps.
+// The editor suite: the same bundle runs under @vscode/test-electron (npm run test:vscode) and inside
+// code-server (test/editors/code-server.test.ts). It checks the wiring a user sees: activation,
+// diagnostics, a quick fix, hover, completion, the outline and every contributed command.
+// Waits are on editor events (diagnostics changes, document changes, promises), never on fixed sleeps.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 
 const EXTENSION_ID = 'apacheconf.apacheconf';
+const LANGUAGE_ID = 'apacheconf';
+/** A safety net so a missing event fails the test with a message instead of hanging mocha. */
+const EVENT_LIMIT_MS = 60_000;
 
-function waitForDiagnostics(uri: vscode.Uri, pred: (d: readonly vscode.Diagnostic[]) => boolean, ms = 20000): Promise<readonly vscode.Diagnostic[]> {
+const lines = (...l: string[]) => l.join('\n') + '\n';
+const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' && d.code ? String(d.code.value) : String(d.code));
+
+/** Resolves once `pred` holds for the document's diagnostics, checking on every diagnostics change. */
+function diagnosticsWhere(uri: vscode.Uri, pred: (d: readonly vscode.Diagnostic[]) => boolean, what: string): Promise<readonly vscode.Diagnostic[]> {
   return new Promise((resolve, reject) => {
-    const now = vscode.languages.getDiagnostics(uri);
-    if (pred(now)) return resolve(now);
-    const timer = setTimeout(() => {
-      sub.dispose();
-      reject(new Error('timed out waiting for diagnostics: ' + JSON.stringify(vscode.languages.getDiagnostics(uri))));
-    }, ms);
-    const sub = vscode.languages.onDidChangeDiagnostics((e) => {
-      if (!e.uris.some((u) => u.toString() === uri.toString())) return;
+    const check = () => {
       const d = vscode.languages.getDiagnostics(uri);
-      if (pred(d)) {
-        clearTimeout(timer);
-        sub.dispose();
-        resolve(d);
-      }
+      if (!pred(d)) return false;
+      clearTimeout(limit);
+      sub.dispose();
+      resolve(d);
+      return true;
+    };
+    const sub = vscode.languages.onDidChangeDiagnostics((e) => {
+      if (e.uris.some((u) => u.toString() === uri.toString())) check();
     });
+    const limit = setTimeout(() => {
+      sub.dispose();
+      const now = vscode.languages.getDiagnostics(uri).map((d) => `${codeOf(d)}@${d.range.start.line}: ${d.message}`);
+      reject(new Error(`no diagnostics change brought ${what}; now: ${JSON.stringify(now)}`));
+    }, EVENT_LIMIT_MS);
+    check();
   });
 }
 
-async function openConfig(text: string, name: string): Promise<vscode.TextDocument> {
+/** Resolves on the next change of the document's text that makes `pred` true. */
+function textWhere(doc: vscode.TextDocument, pred: (text: string) => boolean, what: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (pred(doc.getText())) return resolve(doc.getText());
+    const sub = vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document !== doc || !pred(doc.getText())) return;
+      clearTimeout(limit);
+      sub.dispose();
+      resolve(doc.getText());
+    });
+    const limit = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`the document never became ${what}:\n${doc.getText()}`));
+    }, EVENT_LIMIT_MS);
+  });
+}
+
+let fileCounter = 0;
+
+/** Writes `text` to a fresh `<n>/<name>` in the workspace, opens it in an editor and gives it our language. */
+async function openConfig(text: string, name = 'httpd.conf'): Promise<vscode.TextDocument> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  assert.ok(folder, 'the test needs a workspace folder');
-  const uri = vscode.Uri.joinPath(folder, name);
+  assert.ok(folder, 'the suite needs a workspace folder');
+  const uri = vscode.Uri.joinPath(folder, `case-${++fileCounter}`, name);
   await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
-  const doc = await vscode.workspace.openTextDocument(uri);
+  let doc = await vscode.workspace.openTextDocument(uri);
+  if (doc.languageId !== LANGUAGE_ID) doc = await vscode.languages.setTextDocumentLanguage(doc, LANGUAGE_ID);
   await vscode.window.showTextDocument(doc);
   return doc;
 }
 
-const code = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? String(d.code.value) : String(d.code));
+/** Where `needle` starts in the document, `delta` characters further. */
+function positionOf(doc: vscode.TextDocument, needle: string, delta = 0): vscode.Position {
+  const at = doc.getText().indexOf(needle);
+  assert.ok(at >= 0, `${JSON.stringify(needle)} is in the document`);
+  return doc.positionAt(at + delta);
+}
 
-describe('apacheconf in a real VS Code', () => {
-  it('activates for an httpd.conf and reports the language id', async () => {
-    const doc = await openConfig('ServerName example.org\n', 'httpd.conf');
-    assert.strictEqual(doc.languageId, 'apacheconf');
-    const ext = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(ext, 'extension is installed');
-    await ext.activate();
-    assert.ok(ext.isActive);
+function hoverText(hovers: vscode.Hover[]): string {
+  return hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+}
+
+const LEGACY = lines('<Directory "/srv/private">', '    Order deny,allow', '    Deny from all', '</Directory>');
+const MIGRATED = lines('<Directory "/srv/private">', '    Require all denied', '</Directory>');
+const hasLegacy = (d: readonly vscode.Diagnostic[]) => d.some((x) => codeOf(x) === 'legacy-access');
+
+describe('apacheconf in a real VS Code', function () {
+  this.timeout(2 * EVENT_LIMIT_MS);
+
+  before(async () => {
+    // The first diagnostics for a 2.2 file mean the client is up and the server answers.
+    const doc = await openConfig(LEGACY);
+    await diagnosticsWhere(doc.uri, hasLegacy, 'the first legacy-access finding (server start)');
   });
 
-  it('shows legacy-access diagnostics, and the quick fix rewrites and clears them', async () => {
-    const text = '<Directory "/srv/private">\n    Order deny,allow\n    Deny from all\n</Directory>\n';
-    const doc = await openConfig(text, 'apache2.conf');
-    const diags = await waitForDiagnostics(doc.uri, (d) => d.some((x) => code(x) === 'legacy-access'));
-    const target = diags.find((x) => code(x) === 'legacy-access')!;
-    assert.ok(target.tags?.includes(vscode.DiagnosticTag.Deprecated));
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, target.range);
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('recognizes httpd.conf, .htaccess and apache2.conf by name and activates', async () => {
+    const folder = vscode.workspace.workspaceFolders![0].uri;
+    for (const name of ['httpd.conf', '.htaccess', 'apache2.conf']) {
+      const uri = vscode.Uri.joinPath(folder, `names-${name}`, name);
+      await vscode.workspace.fs.writeFile(uri, Buffer.from('ServerName example.org\n', 'utf8'));
+      const doc = await vscode.workspace.openTextDocument(uri);
+      assert.strictEqual(doc.languageId, LANGUAGE_ID, name);
+    }
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext, `${EXTENSION_ID} is installed`);
+    assert.ok(ext.isActive, 'opening a config activated the extension');
+  });
+
+  it('reports 2.2 access control as deprecated warnings on the right lines', async () => {
+    const doc = await openConfig(LEGACY);
+    const diags = await diagnosticsWhere(doc.uri, (d) => d.filter((x) => codeOf(x) === 'legacy-access').length === 2, 'two legacy-access findings');
+    const legacy = diags.filter((x) => codeOf(x) === 'legacy-access');
+    assert.deepStrictEqual(legacy.map((d) => doc.lineAt(d.range.start.line).text.trim()), ['Order deny,allow', 'Deny from all']);
+    for (const d of legacy) {
+      assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Warning);
+      assert.ok(d.tags?.includes(vscode.DiagnosticTag.Deprecated), 'tagged deprecated');
+      assert.strictEqual(d.source, 'apacheconf');
+    }
+  });
+
+  it('offers a preferred quick fix that rewrites to Require, and the diagnostics clear', async () => {
+    const doc = await openConfig(LEGACY);
+    const diags = await diagnosticsWhere(doc.uri, hasLegacy, 'a legacy-access finding');
+    const target = diags.find((x) => codeOf(x) === 'legacy-access')!;
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider', doc.uri, target.range, vscode.CodeActionKind.QuickFix.value);
     const fix = actions.find((a) => a.isPreferred && a.edit);
-    assert.ok(fix, 'a preferred quick fix is offered: ' + actions.map((a) => a.title).join(' | '));
-    assert.ok(await vscode.workspace.applyEdit(fix.edit!));
-    assert.strictEqual(doc.getText(), '<Directory "/srv/private">\n    Require all denied\n</Directory>\n');
-    await waitForDiagnostics(doc.uri, (d) => !d.some((x) => code(x) === 'legacy-access'));
+    assert.ok(fix, 'a preferred quick fix: ' + actions.map((a) => a.title).join(' | '));
+    assert.ok(fix.kind && vscode.CodeActionKind.QuickFix.contains(fix.kind), 'it is a quick fix');
+    assert.ok(fix.diagnostics?.some((d) => codeOf(d) === 'legacy-access'), 'it names the diagnostic it fixes');
+    assert.ok(await vscode.workspace.applyEdit(fix.edit!), 'the edit applies');
+    assert.strictEqual(doc.getText(), MIGRATED);
+    await diagnosticsWhere(doc.uri, (d) => !hasLegacy(d), 'no legacy-access finding');
   });
 
   it('hovers a directive with its documentation', async () => {
-    const doc = await openConfig('<Directory "/srv">\n    Require all granted\n</Directory>\n', 'hover.htaccess');
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, new vscode.Position(1, 6));
-    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    const doc = await openConfig(lines('<Directory "/srv">', '    Require all granted', '</Directory>'));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, positionOf(doc, 'Require', 3));
+    const text = hoverText(hovers);
+    assert.match(text, /Require/);
     assert.match(text, /mod_authz_core/);
   });
 
-  it('migrates a whole file with the "Apache: Migrate access control" command', async () => {
-    const doc = await openConfig('<Location "/status">\n  Order allow,deny\n  Allow from all\n</Location>\n<Directory /x>\n  AuthzUserAuthoritative Off\n</Directory>\n', 'migrate.conf');
-    await vscode.languages.setTextDocumentLanguage(doc, 'apacheconf');
-    await waitForDiagnostics(doc.uri, (d) => d.some((x) => code(x) === 'legacy-access'));
-    await vscode.commands.executeCommand('apacheconf.migrateFile');
-    await waitForDiagnostics(doc.uri, (d) => !d.some((x) => code(x) === 'legacy-access' || code(x) === 'removed-directive'));
-    assert.strictEqual(doc.getText(), '<Location "/status">\n  Require all granted\n</Location>\n<Directory /x>\n</Directory>\n');
+  it('completes directive names valid in the section', async () => {
+    const doc = await openConfig(lines('<Directory "/srv">', '    Requ', '</Directory>'));
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, positionOf(doc, 'Requ', 4));
+    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    assert.ok(labels.includes('Require'), 'Require is offered: ' + labels.slice(0, 30).join(', '));
+  });
+
+  it('lists sections and notable directives in the outline', async () => {
+    const doc = await openConfig(lines(
+      'Listen 443',
+      '<VirtualHost *:443>',
+      '    ServerName www.example.org',
+      '    DocumentRoot "/srv/www"',
+      '    <Directory "/srv/www">',
+      '        Require all granted',
+      '    </Directory>',
+      '</VirtualHost>',
+    ));
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', doc.uri);
+    const outline = (list: vscode.DocumentSymbol[]): string[] => list.flatMap((s) => [s.name, ...outline(s.children).map((c) => '  ' + c)]);
+    const names = outline(symbols).map((n) => n.replace(/\s+$/, ''));
+    const vhost = names.findIndex((n) => /^<VirtualHost \*:443>/.test(n));
+    assert.ok(vhost >= 0, 'the virtual host is a top-level symbol: ' + JSON.stringify(names));
+    assert.ok(names.some((n) => /^ {2}\S/.test(n) && /Directory/.test(n)), 'the directory is nested under it: ' + JSON.stringify(names));
+    assert.ok(names.some((n) => /^ {2}\S/.test(n) && /www\.example\.org/.test(n)), 'its ServerName is listed under it: ' + JSON.stringify(names));
+  });
+
+  describe('contributed commands', () => {
+    // One check per command the manifest contributes; a new command without a check here fails.
+    const checks: Record<string, () => Promise<void>> = {
+      'apacheconf.migrateFile': async () => {
+        const doc = await openConfig(lines(
+          '<Location "/status">', '  Order allow,deny', '  Allow from all', '</Location>',
+          '<Directory "/srv/private">', '    Order deny,allow', '    Deny from all', '</Directory>'));
+        await diagnosticsWhere(doc.uri, (d) => d.filter((x) => codeOf(x) === 'legacy-access').length === 4, 'four legacy-access findings');
+        const changed = textWhere(doc, (t) => !/Order/.test(t), 'free of Order lines');
+        await vscode.commands.executeCommand('apacheconf.migrateFile');
+        assert.strictEqual(await changed, lines('<Location "/status">', '  Require all granted', '</Location>', '<Directory "/srv/private">', '    Require all denied', '</Directory>'));
+        await diagnosticsWhere(doc.uri, (d) => !hasLegacy(d), 'no legacy-access finding');
+      },
+      'apacheconf.restartServer': async () => {
+        const doc = await openConfig(LEGACY);
+        await diagnosticsWhere(doc.uri, hasLegacy, 'a legacy-access finding');
+        await vscode.commands.executeCommand('apacheconf.restartServer');
+        // The restarted server analyzes the open file again; an edit proves it answers.
+        const edit = new vscode.WorkspaceEdit();
+        edit.insert(doc.uri, new vscode.Position(doc.lineCount - 1, 0), 'Satisfy any\n');
+        assert.ok(await vscode.workspace.applyEdit(edit));
+        await diagnosticsWhere(doc.uri, (d) => d.some((x) => codeOf(x) === 'legacy-access' && doc.lineAt(x.range.start.line).text.startsWith('Satisfy')), 'a finding on the new Satisfy line');
+      },
+      'apacheconf.showOutput': async () => {
+        await vscode.commands.executeCommand('apacheconf.showOutput');
+      },
+    };
+
+    const contributed = (): string[] => {
+      const ext = vscode.extensions.getExtension(EXTENSION_ID);
+      assert.ok(ext);
+      const cmds = (ext.packageJSON?.contributes?.commands ?? []) as Array<{ command: string }>;
+      return cmds.map((c) => c.command);
+    };
+
+    it('every contributed command is registered and has a check in this suite', async () => {
+      const ids = contributed();
+      assert.ok(ids.length > 0, 'the manifest contributes commands');
+      const registered = new Set(await vscode.commands.getCommands(true));
+      for (const id of ids) {
+        assert.ok(registered.has(id), `${id} is registered`);
+        assert.ok(checks[id], `${id} has a check in test/vscode/suite/extension.test.ts`);
+      }
+    });
+
+    // The manifest is readable when mocha loads this file: one test per contributed command.
+    for (const id of contributed()) {
+      const check = checks[id];
+      if (check) it(id, check);
+    }
   });
 });
