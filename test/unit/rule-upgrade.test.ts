@@ -34,7 +34,8 @@ describe('rules renamed-directive, obsolete-directive, changed-value', () => {
 
 describe('removed-directive replacement fixes', () => {
   const cases: Array<{ before: string; after: string | undefined; title?: RegExp }> = [
-    { before: 'AcceptMutex fcntl\n', after: 'Mutex fcntl mpm-accept\n' },
+    { before: 'AcceptMutex fcntl\n', after: undefined },
+    { before: 'AcceptMutex fcntl\n', after: 'Mutex fcntl mpm-accept\n', title: /Mutex/ },
     { before: 'RewriteLogLevel 3\n', after: 'LogLevel rewrite:trace3\n' },
     { before: 'RewriteLogLevel 9\n', after: 'LogLevel rewrite:trace8\n' },
     { before: 'ServerName a\nRewriteLogLevel 0\n', after: 'ServerName a\n' },

@@ -25,7 +25,9 @@ function replacementFix(d: DirectiveNode): Fix | undefined {
   const dir = (p: string) => p.replace(/\/[^/]*$/, '') || '/';
   switch (d.key) {
     case 'acceptmutex':
-      return { title: `Replace with Mutex ${arg} mpm-accept`, edits: [{ start: d.start, end: d.end, newText: `Mutex ${arg} mpm-accept` }], preferred: /^(default|flock|fcntl|posixsem|pthread|sysvsem)$/i.test(arg) };
+      // Verified with httpd 2.4: under the event MPM `mpm-accept` is not a mutex at all ("Mutex type
+      // mpm-accept is not valid"), so the Mutex spelling is only offered, never applied by fix-all.
+      return { title: `Replace with Mutex ${arg} mpm-accept (prefork and worker MPMs only)`, edits: [{ start: d.start, end: d.end, newText: `Mutex ${arg} mpm-accept` }], preferred: false };
     case 'lockfile':
       return { title: `Replace with Mutex file:${dir(arg)} mpm-accept (2.4 takes the lock file's folder)`, edits: [{ start: d.start, end: d.end, newText: `Mutex file:${dir(arg)} mpm-accept` }], preferred: false };
     case 'rewritelock':

@@ -1,0 +1,65 @@
+/**
+ * The upgrade fixes against the real httpd: the original line is what httpd
+ * 2.4 says it is (refused, or accepted with a warning), and the fixed text is
+ * accepted by `httpd -t`. Skips without httpd, except under CI=true.
+ */
+import assert from 'node:assert/strict';
+import { checkConfig, findHttpd } from './harness';
+import { createService } from '../../server/src/service';
+
+interface Row {
+  line: string;
+  /** Does httpd 2.4 refuse the original? */
+  refused: boolean;
+  /** Modules the line needs loaded. */
+  modules?: string[];
+}
+
+const ROWS: Row[] = [
+  { line: 'RewriteLogLevel 3', refused: true, modules: ['rewrite'] },
+  { line: 'RewriteLogLevel 0', refused: true, modules: ['rewrite'] },
+  { line: 'RewriteLog "/tmp/rewrite.log"', refused: true, modules: ['rewrite'] },
+  { line: 'SSLMutex default', refused: true, modules: ['socache_shmcb', 'ssl'] },
+  { line: 'DumpIOLogLevel debug', refused: true, modules: ['dumpio'] },
+  { line: 'AuthzDefaultAuthoritative Off', refused: true },
+  { line: 'MaxClients 150', refused: false },
+  { line: 'MaxRequestsPerChild 1000', refused: false },
+  { line: 'NameVirtualHost *:80', refused: false },
+  { line: 'DefaultType text/plain', refused: false },
+  { line: 'KeepAlive 5', refused: true },
+  { line: 'KeepAlive 0', refused: true },
+];
+
+describe('upgrade fixes accepted by the real httpd', function () {
+  this.timeout(120_000);
+  before(function () {
+    if (!findHttpd()) {
+      if (process.env.CI === 'true') throw new Error('httpd is required when CI=true');
+      console.log('    (skipped: no httpd; install apache2 or set APACHECONF_HTTPD)');
+      this.skip();
+    }
+  });
+
+  // AcceptMutex has no fix that fits every MPM: httpd 2.4 with the event MPM refuses
+  // `Mutex fcntl mpm-accept` ("Mutex type mpm-accept is not valid"); prefork accepts it.
+  it('AcceptMutex: the offered Mutex spelling is right for prefork, refused under event', async () => {
+    const f = createService().analyze({ text: 'AcceptMutex fcntl\n' }).findings.find((x) => x.rule === 'removed-directive')!;
+    assert.equal(f.fixes?.some((x) => x.preferred) ?? false, false);
+    const line = f.fixes![0].edits[0].newText;
+    assert.equal(line, 'Mutex fcntl mpm-accept');
+    assert.ok((await checkConfig([{ id: 'p', config: '', serverConfig: line }], { compat: false, mpm: 'prefork' })).ok);
+    assert.equal((await checkConfig([{ id: 'e', config: '', serverConfig: line }], { compat: false, mpm: 'event' })).ok, false);
+    assert.equal((await checkConfig([{ id: 'o', config: '', serverConfig: 'AcceptMutex fcntl' }], { compat: true, mpm: 'prefork' })).ok, false);
+  });
+
+  for (const row of ROWS) {
+    it(row.line, async () => {
+      const fixed = createService().fixText({ text: row.line + '\n' }).text;
+      assert.notEqual(fixed, row.line + '\n', 'a fix applies');
+      const before = await checkConfig([{ id: 'before', config: '', serverConfig: row.line }], { compat: true, extraModules: row.modules });
+      assert.equal(before.ok, !row.refused, `original: ${before.output}`);
+      const after = await checkConfig([{ id: 'after', config: '', serverConfig: fixed }], { compat: false, extraModules: row.modules });
+      assert.ok(after.ok, `fixed text ${JSON.stringify(fixed)} refused: ${after.output}`);
+    });
+  }
+});
