@@ -4,15 +4,30 @@
  * Helix, Emacs and the other editors. `apacheconf serve --stdio` calls
  * startServer() too.
  */
+import * as path from 'path';
 import { createConnection, ProposedFeatures, type Connection } from 'vscode-languageserver/node';
 import { ApacheConfServer } from './server';
 import { EMPTY_CATALOG } from './adapters';
 
-export function startServer(connection: Connection = createConnection(ProposedFeatures.all)): ApacheConfServer {
-  const server = new ApacheConfServer(connection, { catalog: EMPTY_CATALOG });
-  server.listen();
-  return server;
+let running: ApacheConfServer | undefined;
+
+/** Starts the server once per process; later calls return the running one. */
+export function startServer(connection?: Connection): ApacheConfServer {
+  if (running) return running;
+  running = new ApacheConfServer(connection ?? createConnection(ProposedFeatures.all), { catalog: EMPTY_CATALOG });
+  running.listen();
+  return running;
 }
 
-// Started directly (node dist/server.js), not imported by the CLI bundle.
-if (require.main === module) startServer();
+/**
+ * True when this file is the program itself (node dist/server.js, tsx main.ts).
+ * Bundled into the CLI, `require.main === module` holds as well, so the CLI's
+ * own script name is ruled out: the CLI starts the server when it is asked to.
+ */
+function isProgram(): boolean {
+  if (require.main !== module) return false;
+  const script = path.basename(process.argv[1] ?? '');
+  return !/^(cli|apacheconf)(\.[cm]?[jt]s)?$/i.test(script);
+}
+
+if (isProgram()) startServer();
