@@ -7,14 +7,13 @@
 import * as path from 'path';
 import { createConnection, ProposedFeatures, type Connection } from 'vscode-languageserver/node';
 import { ApacheConfServer } from './server';
-import { EMPTY_CATALOG } from './adapters';
 
 let running: ApacheConfServer | undefined;
 
 /** Starts the server once per process; later calls return the running one. */
 export function startServer(connection?: Connection): ApacheConfServer {
   if (running) return running;
-  running = new ApacheConfServer(connection ?? createConnection(ProposedFeatures.all), { catalog: EMPTY_CATALOG });
+  running = new ApacheConfServer(connection ?? createConnection(ProposedFeatures.all));
   running.listen();
   return running;
 }

@@ -26,13 +26,14 @@ import { createService, FIX_ALL_KIND, type Analysis, type ApacheConfService } fr
 import { defaultContextFor, type FileContext } from '../model/context';
 import type { Catalog } from '../features/completion';
 import { fileUriToPath } from '../features/paths';
-import { CatalogFeatures, EMPTY_CATALOG } from './adapters';
+import { catalog as directiveCatalog } from '../facts';
+import { CatalogFeatures } from './adapters';
 import { CommandError, findCommand, SERVER_COMMAND_IDS, type CommandContext } from './commands';
 import { AnalysisCache, ValidationScheduler } from './documents';
 import { candidatePaths, DEFAULT_SETTINGS, FileContextMatcher, normalizeSettings, SECTION, type LspSettings } from './settings';
 
 export interface ApacheConfServerOptions {
-  /** The directive catalog for completion and signature help; without it they offer only what needs no catalog. */
+  /** The directive catalog for completion and signature help (default: the httpd 2.4 catalog of server/src/facts). */
   catalog?: Catalog;
   service?: ApacheConfService;
 }
@@ -71,7 +72,7 @@ export class ApacheConfServer {
     options: ApacheConfServerOptions = {},
   ) {
     this.service = options.service ?? createService();
-    this.features = new CatalogFeatures(options.catalog ?? EMPTY_CATALOG, this.fsAccess);
+    this.features = new CatalogFeatures(options.catalog ?? directiveCatalog, this.fsAccess);
     this.cache = new AnalysisCache((doc, previous) =>
       this.service.analyze({ text: doc.getText(), uri: doc.uri, context: this.contextFor(doc.uri) }, previous),
     );
