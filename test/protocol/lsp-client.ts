@@ -168,7 +168,8 @@ export class TestClient {
     };
     try {
       client.initializeResult = await client.connection.sendRequest('initialize', {
-        processId: process.pid,
+        // A server in this process must not watch its "parent" (that timer would keep mocha alive).
+        processId: client.transport.inProcess ? null : process.pid,
         rootUri: fileUri(folder),
         workspaceFolders: [{ uri: fileUri(folder), name: path.basename(folder) }],
         capabilities,
