@@ -282,8 +282,7 @@ class Session {
     }
     const decoded = decode(bytes);
     const project = this.projects.forFile(file.absolute);
-    const context =
-      this.opts.context ?? (project && contextFromProject(project, file.absolute)) ?? defaultContextFor(file.absolute);
+    const context = contextForFile(file.absolute, this.opts.context, project);
     return { file, bytes, decoded, context, service: this.serviceFor(project) };
   }
 
@@ -311,6 +310,11 @@ class Session {
   }
 }
 
+/** A file's context: `--context` first, then the project file's globs, then the name (.htaccess or not). */
+export function contextForFile(absolute: string, cli: FileContext | undefined, project: ProjectConfig | null): FileContext {
+  return cli ?? (project ? contextFromProject(project, absolute) : undefined) ?? defaultContextFor(absolute);
+}
+
 /** The analysis's findings, plus a `binary` syntax finding when the settings hid it: binary input is never clean. */
 function findingsOf(a: Analysis): ReportedFinding[] {
   const bin = a.doc.errors.find((e) => e.code === 'binary');
@@ -323,6 +327,7 @@ function toReport(file: FoundFile, service: ApacheConfService, a: Analysis): Fil
   return {
     path: file.display,
     absolute: file.absolute,
+    context: a.context,
     diagnostics: findingsOf(a).map((f) => ({ severity: f.severity, diagnostic: service.toDiagnostic(a, f) })),
   };
 }

@@ -13,6 +13,8 @@ export interface FileReport {
   path: string;
   /** Absolute path (for SARIF uris of paths outside the current directory). */
   absolute: string;
+  /** The file context the file was checked in. */
+  context?: string;
   diagnostics: Array<{ severity: Severity; diagnostic: Diagnostic }>;
 }
 
@@ -61,6 +63,7 @@ export function formatJson(reports: readonly FileReport[]): string {
     version: 1,
     files: reports.map((r) => ({
       path: r.path,
+      ...(r.context ? { context: r.context } : {}),
       diagnostics: r.diagnostics.map(({ severity, diagnostic: d }) => {
         const out: Record<string, unknown> = {
           code: d.code,

@@ -1,0 +1,645 @@
+/**
+ * The command line, run in-process through runCli with captured output and a
+ * real temporary directory: exit codes, the three output formats, directory
+ * walking, contexts, the project file, and `fix` in its three modes.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runCli, contextForFile, VERSION } from '../../server/src/cli/cli';
+import { isConfigFile } from '../../server/src/cli/files';
+import { parseProjectConfig } from '../../server/src/cli/project';
+import { splitLines, unifiedDiff } from '../../server/src/cli/diff';
+import { getRule } from '../../server/src/service';
+
+const repo = path.resolve(__dirname, '../..');
+
+interface Result {
+  code: number;
+  stdout: Buffer;
+  out: string;
+  err: string;
+}
+
+function sink(): { chunks: Buffer[]; write(c: string | Uint8Array): boolean } {
+  const chunks: Buffer[] = [];
+  return {
+    chunks,
+    write(c) {
+      chunks.push(typeof c === 'string' ? Buffer.from(c, 'utf8') : Buffer.from(c));
+      return true;
+    },
+  };
+}
+
+async function run(args: string[], cwd: string): Promise<Result> {
+  const stdout = sink();
+  const stderr = sink();
+  const code = await runCli(args, { stdout, stderr, cwd });
+  const bytes = Buffer.concat(stdout.chunks);
+  return { code, stdout: bytes, out: bytes.toString('utf8'), err: Buffer.concat(stderr.chunks).toString('utf8') };
+}
+
+let tmp: string;
+
+/** Write files (path → string or bytes) under the temp dir. */
+function tree(files: Record<string, string | Buffer>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    const full = path.join(tmp, rel);
+    fs.mkdirSync(path.dirname(full), { recursive: true });
+    fs.writeFileSync(full, content);
+  }
+}
+
+/** Skip the current test (with a message) while a rule is not registered yet. */
+function needRule(ctx: Mocha.Context, id: string): void {
+  if (!getRule(id)) {
+    console.log(`      (skipped: rule "${id}" is not registered yet)`);
+    ctx.skip();
+  }
+}
+
+const CLEAN = 'ServerName www.example.com\n<Directory "/srv">\n    Options None\n</Directory>\n';
+const UNCLOSED = 'ServerName www.example.com\n<Directory "/srv">\n    Options None\n';
+const LEGACY = '<Directory "/srv/www">\n    Order allow,deny\n    Allow from all\n</Directory>\n';
+
+describe('cli', () => {
+beforeEach(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'apacheconf-cli-'));
+});
+afterEach(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('cli: exit codes', () => {
+  const cases: Array<{ name: string; files?: Record<string, string>; args: string[]; code: number; stderr?: RegExp; stdout?: RegExp }> = [
+    { name: 'clean file', files: { 'a.conf': CLEAN }, args: ['check', 'a.conf'], code: 0, stdout: /No problems found in 1 file\./ },
+    { name: 'unclosed section', files: { 'a.conf': UNCLOSED }, args: ['check', 'a.conf'], code: 1, stdout: /^a\.conf:2:1: error: .*never closed.* \[syntax\]$/m },
+    { name: '--exit-zero with findings', files: { 'a.conf': UNCLOSED }, args: ['check', '--exit-zero', 'a.conf'], code: 0 },
+    { name: '--rule lowers to warning (still counts)', files: { 'a.conf': UNCLOSED }, args: ['check', '--rule', 'syntax=warning', 'a.conf'], code: 1, stdout: /: warning: / },
+    { name: '--rule=… lowers to information', files: { 'a.conf': UNCLOSED }, args: ['check', '--rule=syntax=information', 'a.conf'], code: 0, stdout: /: information: / },
+    { name: '--rule ignore', files: { 'a.conf': UNCLOSED }, args: ['check', '--rule', 'syntax=ignore', 'a.conf'], code: 0, stdout: /No problems/ },
+    { name: 'no command', args: [], code: 2, stderr: /Usage:/ },
+    { name: 'unknown command', args: ['lint', 'a.conf'], code: 2, stderr: /unknown command "lint"/ },
+    { name: 'unknown option', files: { 'a.conf': CLEAN }, args: ['check', '--frobnicate', 'a.conf'], code: 2, stderr: /unknown option --frobnicate/ },
+    { name: 'no paths', args: ['check'], code: 2, stderr: /at least one PATH/ },
+    { name: 'bad format', files: { 'a.conf': CLEAN }, args: ['check', '--format', 'xml', 'a.conf'], code: 2, stderr: /--format must be one of text, json, sarif/ },
+    { name: 'missing option value', args: ['check', '--format'], code: 2, stderr: /--format needs a value/ },
+    { name: 'bad severity word', files: { 'a.conf': CLEAN }, args: ['check', '--rule', 'syntax=fatal', 'a.conf'], code: 2, stderr: /ignore, hint, information, warning, error/ },
+    { name: 'unknown rule id', files: { 'a.conf': CLEAN }, args: ['check', '--rule', 'no-such-rule=error', 'a.conf'], code: 2, stderr: /unknown rule "no-such-rule"/ },
+    { name: 'bad context', files: { 'a.conf': CLEAN }, args: ['check', '--context', 'location', 'a.conf'], code: 2, stderr: /--context must be one of server, vhost, directory, htaccess/ },
+    { name: 'missing path, others still reported', files: { 'a.conf': UNCLOSED }, args: ['check', 'missing.conf', 'a.conf'], code: 2, stderr: /missing\.conf: error: cannot read: no such file/, stdout: /a\.conf:2:1: error:/ },
+    { name: 'missing path wins over --exit-zero', files: { 'a.conf': CLEAN }, args: ['check', '--exit-zero', 'a.conf', 'nope'], code: 2 },
+    { name: 'fix: clean file', files: { 'a.conf': CLEAN }, args: ['fix', 'a.conf'], code: 0, stdout: /^$/ },
+    { name: 'fix: problem nothing can fix remains', files: { 'a.conf': UNCLOSED }, args: ['fix', 'a.conf'], code: 1, stderr: /a\.conf:2:1: error: .*\[syntax\][\s\S]*1 problem at warning or above remains/ },
+    { name: 'fix: --exit-zero', files: { 'a.conf': UNCLOSED }, args: ['fix', '--exit-zero', 'a.conf'], code: 0 },
+    { name: 'fix: --stdout with two files', files: { 'a.conf': CLEAN, 'b.conf': CLEAN }, args: ['fix', '--stdout', 'a.conf', 'b.conf'], code: 2, stderr: /--stdout needs exactly one file/ },
+    { name: 'fix: --stdout with a directory of two files', files: { 'd/a.conf': CLEAN, 'd/b.conf': CLEAN }, args: ['fix', '--stdout', 'd'], code: 2, stderr: /exactly one file/ },
+    { name: 'fix: two output modes', files: { 'a.conf': CLEAN }, args: ['fix', '--write', '--diff', 'a.conf'], code: 2, stderr: /one of --diff, --write and --stdout/ },
+    { name: 'fix: bad mode', files: { 'a.conf': CLEAN }, args: ['fix', '--mode', 'aggressive', 'a.conf'], code: 2, stderr: /--mode must be one of preserve, intent/ },
+    { name: 'fix: --mode intent accepted', files: { 'a.conf': CLEAN }, args: ['fix', '--mode', 'intent', 'a.conf'], code: 0 },
+    { name: 'fix: missing path', args: ['fix', 'gone.conf'], code: 2, stderr: /gone\.conf: error: cannot read/ },
+    { name: 'serve without a transport', args: ['serve'], code: 2, stderr: /serve needs --stdio/ },
+    { name: 'serve with an unknown option', args: ['serve', '--tcp'], code: 2, stderr: /unknown option --tcp/ },
+    { name: '--help', args: ['--help'], code: 0, stdout: /apacheconf check \[options\] PATH/ },
+    { name: 'check --help', args: ['check', '--help'], code: 0, stdout: /Usage:/ },
+    { name: '--version', args: ['--version'], code: 0, stdout: new RegExp(`^${VERSION.replace(/\./g, '\\.')}\\n$`) },
+  ];
+  for (const c of cases) {
+    it(`${c.name} → ${c.code}`, async () => {
+      if (c.files) tree(c.files);
+      const r = await run(c.args, tmp);
+      assert.equal(r.code, c.code, `stdout: ${r.out}\nstderr: ${r.err}`);
+      if (c.stdout) assert.match(r.out, c.stdout);
+      if (c.stderr) assert.match(r.err, c.stderr);
+    });
+  }
+
+  it('--version is the package.json version', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { version: string };
+    assert.equal(VERSION, pkg.version);
+  });
+
+  it('a dangling symbolic link named on the command line is an I/O error', async () => {
+    tree({ 'a.conf': CLEAN });
+    fs.symlinkSync(path.join(tmp, 'nowhere.conf'), path.join(tmp, 'dangling.conf'));
+    const r = await run(['check', 'a.conf', 'dangling.conf'], tmp);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /dangling\.conf: error: cannot read/);
+    assert.match(r.out, /No problems found in 1 file/);
+  });
+
+  it('a binary file is reported, never clean, even with the syntax rule ignored', async () => {
+    tree({ 'blob.conf': Buffer.from([0x53, 0x65, 0x72, 0x76, 0x65, 0x72, 0x00, 0xff, 0xfe, 0x0a]) });
+    for (const extra of [[], ['--rule', 'syntax=ignore']]) {
+      const r = await run(['check', '--format', 'json', ...extra, 'blob.conf'], tmp);
+      assert.equal(r.code, 1, r.out);
+      const json = JSON.parse(r.out);
+      const d = json.files[0].diagnostics.filter((x: { code: string }) => x.code === 'syntax');
+      assert.equal(d.length, 1);
+      assert.equal(d[0].severity, 'error');
+      assert.match(d[0].message, /NUL/);
+    }
+  });
+});
+
+describe('cli: JSON output', () => {
+  it('has the documented shape with 0-based UTF-16 positions', async () => {
+    // Line 0: a comment with non-ASCII; line 1: an unclosed tag whose argument has é (1 unit) and 😀 (2 units).
+    const line1 = '\t  <Directory "/srv/é😀">';
+    tree({ 'u.conf': `# Café ☕ configuration 😀\n${line1}\n    Options None\n` });
+    const r = await run(['check', '--format', 'json', 'u.conf'], tmp);
+    assert.equal(r.code, 1);
+    const json = JSON.parse(r.out);
+    assert.deepEqual(Object.keys(json).sort(), ['files', 'version']);
+    assert.equal(json.version, 1);
+    assert.equal(json.files.length, 1);
+    const f = json.files[0];
+    assert.equal(f.path, 'u.conf');
+    assert.equal(f.diagnostics.length, 1);
+    const d = f.diagnostics[0];
+    assert.equal(d.code, 'syntax');
+    assert.equal(d.severity, 'error');
+    assert.equal(typeof d.message, 'string');
+    assert.deepEqual(d.range.start, { line: 1, character: 3 });
+    // UTF-16 length: not the byte length (28) and not the code point count (24).
+    assert.equal(line1.length, 25);
+    assert.deepEqual(d.range.end, { line: 1, character: 25 });
+  });
+
+  it('paths: as given for files, joined for files found under a directory', async () => {
+    tree({ 'conf/x/a.conf': UNCLOSED, 'b.conf': CLEAN });
+    const r = await run(['check', '--format', 'json', './b.conf', 'conf/'], tmp);
+    const json = JSON.parse(r.out);
+    assert.deepEqual(
+      json.files.map((f: { path: string }) => f.path),
+      ['./b.conf', 'conf/x/a.conf'],
+    );
+    const abs = path.join(tmp, 'b.conf');
+    const r2 = await run(['check', '--format', 'json', abs], os.tmpdir());
+    assert.equal(JSON.parse(r2.out).files[0].path, abs);
+  });
+
+  it('severity words for every level', async () => {
+    tree({ 'a.conf': UNCLOSED });
+    for (const sev of ['hint', 'information', 'warning', 'error']) {
+      const r = await run(['check', '--format', 'json', '--rule', `syntax=${sev}`, 'a.conf'], tmp);
+      assert.equal(JSON.parse(r.out).files[0].diagnostics[0].severity, sev);
+      assert.equal(r.code, sev === 'warning' || sev === 'error' ? 1 : 0);
+    }
+  });
+});
+
+describe('cli: SARIF output', () => {
+  it('is a SARIF 2.1.0 log with rules, 1-based regions and levels', async () => {
+    tree({ 'sub dir/a.conf': UNCLOSED, 'b.conf': CLEAN });
+    const r = await run(['check', '--format', 'sarif', 'sub dir', 'b.conf'], tmp);
+    assert.equal(r.code, 1);
+    const log = JSON.parse(r.out);
+    assert.equal(log.version, '2.1.0');
+    assert.match(log.$schema, /sarif-2\.1\.0/);
+    assert.equal(log.runs.length, 1);
+    const run0 = log.runs[0];
+    assert.equal(run0.tool.driver.name, 'apacheconf');
+    assert.equal(run0.tool.driver.version, VERSION);
+    const rules: Array<{ id: string; helpUri: string; shortDescription: { text: string } }> = run0.tool.driver.rules;
+    assert.ok(rules.some((x) => x.id === 'syntax'));
+    for (const rule of rules) {
+      assert.match(rule.helpUri, /^https:\/\/.*#rule-/);
+      assert.ok(rule.shortDescription.text.length > 0);
+    }
+    assert.equal(run0.results.length, 1);
+    const res = run0.results[0];
+    assert.equal(res.ruleId, 'syntax');
+    assert.equal(rules[res.ruleIndex].id, 'syntax');
+    assert.equal(res.level, 'error');
+    assert.equal(typeof res.message.text, 'string');
+    const loc = res.locations[0].physicalLocation;
+    assert.equal(loc.artifactLocation.uri, 'sub%20dir/a.conf');
+    assert.deepEqual(loc.region, { startLine: 2, startColumn: 1, endLine: 2, endColumn: 19 });
+    assert.deepEqual(
+      run0.artifacts.map((a: { location: { uri: string } }) => a.location.uri),
+      ['sub%20dir/a.conf', 'b.conf'],
+    );
+  });
+
+  it('maps information and hint to note', async () => {
+    tree({ 'a.conf': UNCLOSED });
+    for (const [sev, level] of [['information', 'note'], ['hint', 'note'], ['warning', 'warning']]) {
+      const r = await run(['check', '--format', 'sarif', '--rule', `syntax=${sev}`, 'a.conf'], tmp);
+      assert.equal(JSON.parse(r.out).runs[0].results[0].level, level);
+    }
+  });
+});
+
+describe('cli: directory walking', () => {
+  it('takes the language patterns plus *.conf and *.conf.in, sorted, each file once', async () => {
+    tree({
+      'root/httpd.conf': CLEAN,
+      'root/apache2.conf': CLEAN,
+      'root/.htaccess': CLEAN,
+      'root/htaccess.txt': CLEAN,
+      'root/site.htaccess': CLEAN,
+      'root/a.conf': CLEAN,
+      'root/b.conf.in': CLEAN,
+      'root/etc/apache2/sites-available/mysite': CLEAN,
+      'root/etc/apache2/mods-enabled/rewrite.load': CLEAN,
+      'root/etc/apache2/conf-enabled/security': CLEAN,
+      'root/etc/httpd/conf.d/ssl.conf': CLEAN,
+      'root/etc/httpd/conf.modules.d/00-base.conf': CLEAN,
+      'root/extra/httpd-ssl.conf': CLEAN,
+      // Not taken:
+      'root/README.md': '# readme\n',
+      'root/notes.txt': 'x\n',
+      'root/a.conf.bak': CLEAN,
+      'root/sites-available/nodebian': CLEAN,
+      'root/node_modules/pkg/x.conf': CLEAN,
+      'root/.git/hooks.conf': CLEAN,
+    });
+    // A link back up (a loop) and a second name for a file already taken.
+    fs.symlinkSync('..', path.join(tmp, 'root/etc/loop'));
+    fs.symlinkSync('a.conf', path.join(tmp, 'root/z-link.conf'));
+    const r = await run(['check', '--format', 'json', 'root'], tmp);
+    assert.equal(r.code, 0, r.err);
+    const paths = JSON.parse(r.out).files.map((f: { path: string }) => f.path);
+    assert.deepEqual(paths, [
+      'root/.htaccess',
+      'root/a.conf',
+      'root/apache2.conf',
+      'root/b.conf.in',
+      'root/etc/apache2/conf-enabled/security',
+      'root/etc/apache2/mods-enabled/rewrite.load',
+      'root/etc/apache2/sites-available/mysite',
+      'root/etc/httpd/conf.d/ssl.conf',
+      'root/etc/httpd/conf.modules.d/00-base.conf',
+      'root/extra/httpd-ssl.conf',
+      'root/htaccess.txt',
+      'root/httpd.conf',
+      'root/site.htaccess',
+    ]);
+  });
+
+  const names: Array<[string, boolean]> = [
+    ['/etc/httpd/conf/httpd.conf', true],
+    ['/x/apache2.conf', true],
+    ['/x/.htaccess', true],
+    ['/x/HTACCESS.TXT', true],
+    ['/x/shop.htaccess', true],
+    ['/x/y.conf.in', true],
+    ['/etc/apache2/sites-enabled/000-default', true],
+    ['/etc/apache2/mods-available/ssl.load', true],
+    ['/etc/apache2/sites-available/sub/deeper', false],
+    ['/etc/nginx/sites-available/default', false],
+    ['/x/htaccess', false],
+    ['/x/conf.d/readme.txt', false],
+    ['/x/y.config', false],
+  ];
+  for (const [p, want] of names) {
+    it(`isConfigFile(${p}) = ${want}`, () => assert.equal(isConfigFile(p), want));
+  }
+});
+
+describe('cli: contexts', () => {
+  const project = parseProjectConfig(JSON.stringify({ fileContexts: { 'vhosts/*': 'vhost', '*.dir.conf': 'directory' } }), '/p/.apacheconf.json');
+  const cases: Array<{ file: string; cli?: 'server' | 'vhost' | 'directory' | 'htaccess'; useProject?: boolean; want: string }> = [
+    { file: '/p/site/.htaccess', want: 'htaccess' },
+    { file: '/p/site/shop.htaccess', want: 'htaccess' },
+    { file: '/p/site/htaccess.txt', want: 'htaccess' },
+    { file: '/p/httpd.conf', want: 'server' },
+    { file: '/p/httpd.conf', cli: 'vhost', want: 'vhost' },
+    { file: '/p/site/.htaccess', cli: 'server', want: 'server' },
+    { file: '/p/vhosts/a.conf', useProject: true, want: 'vhost' },
+    { file: '/p/vhosts/deeper/a.conf', useProject: true, want: 'server' },
+    { file: '/p/x/y/files.dir.conf', useProject: true, want: 'directory' },
+    { file: '/p/vhosts/a.conf', cli: 'htaccess', useProject: true, want: 'htaccess' },
+    { file: '/p/other/.htaccess', useProject: true, want: 'htaccess' },
+  ];
+  for (const c of cases) {
+    it(`${c.file}${c.cli ? ` --context ${c.cli}` : ''}${c.useProject ? ' (project file)' : ''} → ${c.want}`, () => {
+      assert.equal(contextForFile(c.file, c.cli, c.useProject ? project : null), c.want);
+    });
+  }
+
+  it('the JSON output names the context each file was checked in', async () => {
+    tree({ 'd/.htaccess': CLEAN, 'd/a.conf': CLEAN });
+    let r = await run(['check', '--format', 'json', 'd'], tmp);
+    assert.deepEqual(JSON.parse(r.out).files.map((f: { context: string }) => f.context), ['htaccess', 'server']);
+    r = await run(['check', '--format', 'json', '--context', 'directory', 'd'], tmp);
+    assert.deepEqual(JSON.parse(r.out).files.map((f: { context: string }) => f.context), ['directory', 'directory']);
+  });
+});
+
+describe('cli: .apacheconf.json', () => {
+  it('sets rule severities and contexts for the files below it', async () => {
+    tree({
+      'proj/.apacheconf.json': JSON.stringify({ rules: { syntax: 'information' }, fileContexts: { 'vhosts/*.conf': 'vhost' } }),
+      'proj/vhosts/a.conf': UNCLOSED,
+      'proj/main.conf': UNCLOSED,
+      'elsewhere/b.conf': UNCLOSED,
+    });
+    const r = await run(['check', '--format', 'json', 'proj', 'elsewhere'], tmp);
+    const files = JSON.parse(r.out).files as Array<{ path: string; context: string; diagnostics: Array<{ severity: string }> }>;
+    const by = Object.fromEntries(files.map((f) => [f.path, f]));
+    assert.equal(by['proj/vhosts/a.conf'].context, 'vhost');
+    assert.equal(by['proj/vhosts/a.conf'].diagnostics[0].severity, 'information');
+    assert.equal(by['proj/main.conf'].context, 'server');
+    assert.equal(by['proj/main.conf'].diagnostics[0].severity, 'information');
+    assert.equal(by['elsewhere/b.conf'].diagnostics[0].severity, 'error');
+    assert.equal(r.code, 1); // elsewhere/b.conf is still an error
+  });
+
+  it('is found from the current directory when no parent of the file has one', async () => {
+    tree({ 'cwd/.apacheconf.json': JSON.stringify({ rules: { syntax: 'hint' } }), 'data/a.conf': UNCLOSED });
+    const r = await run(['check', '--format', 'json', '../data/a.conf'], path.join(tmp, 'cwd'));
+    assert.equal(JSON.parse(r.out).files[0].diagnostics[0].severity, 'hint');
+    assert.equal(r.code, 0);
+  });
+
+  it('--rule overrides it', async () => {
+    tree({ '.apacheconf.json': JSON.stringify({ rules: { syntax: 'ignore' } }), 'a.conf': UNCLOSED });
+    assert.equal((await run(['check', 'a.conf'], tmp)).code, 0);
+    assert.equal((await run(['check', '--rule', 'syntax=error', 'a.conf'], tmp)).code, 1);
+  });
+
+  const bad: Array<[string, RegExp]> = [
+    ['{ "rules": ', /not valid JSON/],
+    ['[1, 2]', /expected an object/],
+    ['{ "rulez": {} }', /unknown key "rulez"/],
+    ['{ "rules": { "syntax": "fatal" } }', /severity must be one of/],
+    ['{ "fileContexts": { "*.conf": "location" } }', /context must be one of/],
+  ];
+  for (const [text, msg] of bad) {
+    it(`a broken project file is reported and exits 2: ${text}`, async () => {
+      tree({ '.apacheconf.json': text, 'a.conf': CLEAN });
+      const r = await run(['check', 'a.conf'], tmp);
+      assert.equal(r.code, 2);
+      assert.match(r.err, msg);
+      assert.match(r.out, /No problems found in 1 file/);
+    });
+  }
+});
+
+/** Apply a unified diff produced by unifiedDiff to `text` (a strict reader: context must match). */
+function applyDiff(text: string, diff: string): string {
+  const lines = splitLines(diff);
+  assert.match(lines[0], /^--- /);
+  assert.match(lines[1], /^\+\+\+ /);
+  const src = splitLines(text);
+  const out: string[] = [];
+  let at = 0;
+  let i = 2;
+  const strip = (l: string, next: string | undefined): string => {
+    const body = l.slice(1);
+    return next === '\\ No newline at end of file\n' ? body.replace(/\n$/, '') : body;
+  };
+  while (i < lines.length) {
+    const m = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@\n$/.exec(lines[i]);
+    assert.ok(m, `bad hunk header: ${lines[i]}`);
+    const aStart = Number(m[1]);
+    const aCount = m[2] === undefined ? 1 : Number(m[2]);
+    const bCount = m[4] === undefined ? 1 : Number(m[4]);
+    const first = aCount === 0 ? aStart : aStart - 1;
+    while (at < first) out.push(src[at++]);
+    i++;
+    let seenA = 0;
+    let seenB = 0;
+    while (i < lines.length && !lines[i].startsWith('@@')) {
+      const l = lines[i];
+      const next = lines[i + 1];
+      if (l.startsWith('\\')) {
+        i++;
+        continue;
+      }
+      const body = strip(l, next);
+      if (l[0] === ' ' || l[0] === '-') {
+        assert.equal(src[at], body, `context mismatch at line ${at + 1}`);
+        at++;
+        seenA++;
+      }
+      if (l[0] === ' ' || l[0] === '+') {
+        out.push(body);
+        seenB++;
+      }
+      i++;
+    }
+    assert.equal(seenA, aCount, 'old line count in hunk header');
+    assert.equal(seenB, bCount, 'new line count in hunk header');
+  }
+  while (at < src.length) out.push(src[at++]);
+  return out.join('');
+}
+
+function hasGit(): boolean {
+  try {
+    execFileSync('git', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('cli: unified diff', () => {
+  // A small deterministic generator: lines from a tiny alphabet make many repeats (the hard case).
+  let seed = 12345;
+  const rnd = (): number => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  const pairs: Array<[string, string]> = [
+    ['', 'a\n'],
+    ['a\n', ''],
+    ['a\nb\nc\n', 'a\nb\nc'],
+    ['a\r\nb\r\n', 'a\r\nB\r\n'],
+    ['x', 'y'],
+  ];
+  for (let t = 0; t < 200; t++) {
+    const n = Math.floor(rnd() * 40);
+    const a: string[] = [];
+    for (let k = 0; k < n; k++) a.push(`line ${Math.floor(rnd() * 6)}${rnd() < 0.1 ? '\r\n' : '\n'}`);
+    const b = a.slice();
+    for (let e = Math.floor(rnd() * 6); e > 0; e--) {
+      const p = Math.floor(rnd() * (b.length + 1));
+      const r = rnd();
+      if (r < 0.4) b.splice(p, 1);
+      else if (r < 0.8) b.splice(p, 0, `new ${Math.floor(rnd() * 6)}\n`);
+      else b[p] = 'changed\n';
+    }
+    let A = a.join('');
+    let B = b.join('');
+    if (rnd() < 0.2) A = A.replace(/\n$/, '');
+    if (rnd() < 0.2) B = B.replace(/\n$/, '');
+    pairs.push([A, B]);
+  }
+
+  it(`applies back to the new text (${pairs.length} pairs)`, () => {
+    for (const [a, b] of pairs) {
+      const d = unifiedDiff(a, b, 'a/f', 'b/f');
+      if (a === b) assert.equal(d, '');
+      else assert.equal(applyDiff(a, d), b, d);
+    }
+  });
+
+  it('is accepted by git apply', function () {
+    if (!hasGit()) {
+      console.log('      (skipped: git is not installed)');
+      this.skip();
+    }
+    let applied = 0;
+    for (const [a, b] of pairs.slice(0, 60)) {
+      if (a === b) continue;
+      fs.writeFileSync(path.join(tmp, 'f'), a);
+      fs.writeFileSync(path.join(tmp, 'p.diff'), unifiedDiff(a, b, 'a/f', 'b/f'));
+      execFileSync('git', ['apply', 'p.diff'], { cwd: tmp, stdio: 'pipe' });
+      assert.equal(fs.readFileSync(path.join(tmp, 'f'), 'utf8'), b);
+      applied++;
+    }
+    assert.ok(applied > 30);
+  });
+
+  it('keeps 3 lines of context and splits distant changes into hunks', () => {
+    const a = Array.from({ length: 30 }, (_, i) => `l${i}\n`).join('');
+    const b = a.replace('l5\n', 'L5\n').replace('l25\n', 'L25\n');
+    const d = unifiedDiff(a, b, 'a/x', 'b/x');
+    assert.deepEqual(d.match(/^@@.*@@$/gm), ['@@ -3,7 +3,7 @@', '@@ -23,7 +23,7 @@']);
+    assert.match(d, /^--- a\/x\n\+\+\+ b\/x\n/);
+  });
+});
+
+describe('cli: fix', () => {
+  it('--stdout prints one file byte for byte when nothing changes (latin1, BOM, CRLF)', async () => {
+    const latin1 = Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from('\r\nServerName x\r\n')]);
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('ServerName y\n')]);
+    tree({ 'l.conf': latin1, 'b.conf': bom });
+    for (const [name, bytes] of [['l.conf', latin1], ['b.conf', bom]] as const) {
+      const r = await run(['fix', '--stdout', name], tmp);
+      assert.equal(r.code, 0, r.err);
+      assert.ok(r.stdout.equals(bytes), `${name}: ${r.stdout.toString('hex')}`);
+    }
+  });
+
+  it('--diff prints nothing and --write leaves files alone when there is nothing to fix', async () => {
+    tree({ 'a.conf': CLEAN });
+    const before = fs.statSync(path.join(tmp, 'a.conf')).mtimeMs;
+    assert.equal((await run(['fix', 'a.conf'], tmp)).out, '');
+    assert.equal((await run(['fix', '--write', 'a.conf'], tmp)).code, 0);
+    assert.equal(fs.statSync(path.join(tmp, 'a.conf')).mtimeMs, before);
+    assert.equal(fs.readFileSync(path.join(tmp, 'a.conf'), 'utf8'), CLEAN);
+  });
+
+  const variants: Array<{ name: string; bytes: Buffer; check: (b: Buffer) => void }> = [
+    {
+      name: 'CRLF',
+      bytes: Buffer.from(LEGACY.replace(/\n/g, '\r\n')),
+      check: (b) => assert.ok(!/[^\r]\n/.test(b.toString('latin1')), 'every line break is still CRLF'),
+    },
+    {
+      // httpd (outside Windows) reads a BOM as part of the first line, so the tag starts on line 2.
+      name: 'BOM',
+      bytes: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('# site\n' + LEGACY)]),
+      check: (b) => assert.deepEqual([...b.subarray(0, 3)], [0xef, 0xbb, 0xbf]),
+    },
+    {
+      name: 'latin1',
+      bytes: Buffer.concat([Buffer.from('# R'), Buffer.from([0xe9]), Buffer.from('pertoire public\n'), Buffer.from(LEGACY)]),
+      check: (b) => {
+        assert.deepEqual([...b.subarray(0, 5)], [0x23, 0x20, 0x52, 0xe9, 0x70]);
+        assert.throws(() => new TextDecoder('utf-8', { fatal: true }).decode(b), 'still Latin-1, not re-encoded as UTF-8');
+      },
+    },
+  ];
+  for (const v of variants) {
+    it(`--write keeps ${v.name}, matches --stdout and the diff, and is idempotent`, async function () {
+      needRule(this, 'legacy-access');
+      tree({ 'site.conf': v.bytes });
+      const stdoutRun = await run(['fix', '--stdout', 'site.conf'], tmp);
+      const diffRun = await run(['fix', '--diff', 'site.conf'], tmp);
+      assert.match(diffRun.out, /^--- a\/site\.conf\n\+\+\+ b\/site\.conf\n@@ /);
+      const write1 = await run(['fix', '--write', 'site.conf'], tmp);
+      assert.notEqual(write1.code, 2, write1.err);
+      const after = fs.readFileSync(path.join(tmp, 'site.conf'));
+      assert.ok(!after.equals(v.bytes), 'the file changed');
+      assert.match(after.toString('latin1'), /Require all granted/);
+      assert.ok(after.equals(stdoutRun.stdout), '--write and --stdout agree');
+      v.check(after);
+      // The diff, applied to the original bytes (decoded the same way), gives the written file.
+      const enc = v.name === 'latin1' ? 'latin1' : 'utf8';
+      assert.equal(applyDiff(v.bytes.toString(enc), diffRun.stdout.toString(enc)), after.toString(enc));
+      // Idempotent: a second run has nothing to do.
+      const write2 = await run(['fix', '--write', 'site.conf'], tmp);
+      assert.ok(fs.readFileSync(path.join(tmp, 'site.conf')).equals(after));
+      assert.match(write2.err, /applied 0 fixes/);
+      assert.equal((await run(['fix', '--diff', 'site.conf'], tmp)).out, '');
+    });
+  }
+
+  it('the diff of a tree is accepted by git apply and patches every file', async function () {
+    needRule(this, 'legacy-access');
+    if (!hasGit()) {
+      console.log('      (skipped: git is not installed)');
+      this.skip();
+    }
+    tree({ 'a/x.conf': LEGACY, 'a/y/.htaccess': 'Order allow,deny\nAllow from all\n', 'a/clean.conf': CLEAN });
+    const d = await run(['fix', '--diff', 'a'], tmp);
+    assert.notEqual(d.code, 2, d.err);
+    assert.match(d.out, /^--- a\/a\/x\.conf$/m);
+    const expected = (await run(['fix', '--stdout', 'a/x.conf'], tmp)).out;
+    fs.writeFileSync(path.join(tmp, 'p.diff'), d.stdout);
+    execFileSync('git', ['apply', '-p1', 'p.diff'], { cwd: tmp, stdio: 'pipe' });
+    assert.equal(fs.readFileSync(path.join(tmp, 'a/x.conf'), 'utf8'), expected);
+    assert.equal((await run(['fix', '--diff', 'a'], tmp)).out, '', 'nothing left to fix after applying');
+  });
+
+  it('refuses to write a file whose fix Latin-1 cannot hold, and a binary file', async function () {
+    needRule(this, 'legacy-access');
+    const bin = Buffer.concat([Buffer.from(LEGACY), Buffer.from([0, 1, 2, 0x0a])]);
+    tree({ 'bin.conf': bin });
+    const r = await run(['fix', '--write', 'bin.conf'], tmp);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /not rewritten: it contains binary data/);
+    assert.ok(fs.readFileSync(path.join(tmp, 'bin.conf')).equals(bin));
+  });
+});
+
+describe('cli: serve', () => {
+  it('dist/cli.js serve --stdio answers initialize exactly once', async function () {
+    const cli = path.join(repo, 'dist/cli.js');
+    if (!fs.existsSync(cli) || !fs.existsSync(path.join(repo, 'server/src/lsp/main.ts'))) {
+      console.log('      (skipped: dist/cli.js or server/src/lsp is absent; run npm run build)');
+      this.skip();
+    }
+    const child = spawn(process.execPath, [cli, 'serve', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const send = (m: object): void => {
+      const s = JSON.stringify(m);
+      child.stdin.write(`Content-Length: ${Buffer.byteLength(s)}\r\n\r\n${s}`);
+    };
+    let raw = '';
+    let exitSent = false;
+    const responses: Array<{ id?: number; result?: unknown }> = [];
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.stdout.on('data', (d: Buffer) => {
+      raw += d.toString('utf8');
+      for (;;) {
+        const m = /^Content-Length: (\d+)\r\n\r\n/.exec(raw);
+        if (!m || raw.length < m[0].length + Number(m[1])) break;
+        responses.push(JSON.parse(raw.slice(m[0].length, m[0].length + Number(m[1]))));
+        raw = raw.slice(m[0].length + Number(m[1]));
+        // Once shutdown is answered, say exit.
+        if (!exitSent && responses.some((x) => x.id === 2)) {
+          exitSent = true;
+          send({ jsonrpc: '2.0', method: 'exit' });
+        }
+      }
+    });
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
+    send({ jsonrpc: '2.0', method: 'initialized', params: {} });
+    send({ jsonrpc: '2.0', id: 2, method: 'shutdown' });
+    await exited;
+    const inits = responses.filter((x) => x.id === 1);
+    assert.equal(inits.length, 1, `initialize answered ${inits.length} times`);
+    assert.ok((inits[0].result as { capabilities?: object }).capabilities);
+    assert.equal(responses.filter((x) => x.id === 2).length, 1, 'shutdown answered once');
+  });
+});
+});
