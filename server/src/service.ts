@@ -26,6 +26,8 @@ import { format, formatOnType } from './features/format';
 import type { DocumentLink } from 'vscode-languageserver-types';
 import { documentLinks, type LinkOptions } from './features/links';
 import { dirname, fileUriToPath } from './features/paths';
+import { definitionAt, referencesAt, type Place } from './features/definition';
+import type { Location } from 'vscode-languageserver-types';
 
 export const SOURCE = 'apacheconf';
 export const FIX_ALL_KIND = CodeActionKind.SourceFixAll + '.apacheconf';
@@ -246,10 +248,32 @@ export class ApacheConfService {
    * defaults to the folder of a `file:` uri; `exists` / `resolveGlob` are the
    * caller's (the service does no I/O).
    */
+  /** Where a `${VAR}` / `<IfDefine>` name, a `Use`d macro or a macro parameter is defined; `others` are more files of the same configuration. */
+  definition(a: Analysis, position: Position, others: Analysis[] = []): Location[] {
+    const all = [a, ...others.filter((o) => o.uri !== a.uri)];
+    return toLocations(definitionAt(all.map((x) => ({ uri: x.uri, doc: x.doc })), offsetAt(a.doc, position)), all);
+  }
+
+  /** Every use of that name (with its definitions when `includeDeclaration`). */
+  references(a: Analysis, position: Position, includeDeclaration = true, others: Analysis[] = []): Location[] {
+    const all = [a, ...others.filter((o) => o.uri !== a.uri)];
+    return toLocations(referencesAt(all.map((x) => ({ uri: x.uri, doc: x.doc })), offsetAt(a.doc, position), includeDeclaration), all);
+  }
+
   documentLinks(a: Analysis, options: LinkOptions = {}): DocumentLink[] {
     const path = fileUriToPath(a.uri);
     return documentLinks(a.doc, { ...options, baseDir: options.baseDir ?? (path ? dirname(path) : undefined) });
   }
+}
+
+function toLocations(places: Place[], docs: Analysis[]): Location[] {
+  const byUri = new Map(docs.map((d) => [d.uri, d]));
+  const out: Location[] = [];
+  for (const p of places) {
+    const a = byUri.get(p.uri);
+    if (a) out.push({ uri: p.uri, range: rangeOf(a.doc, p.start, p.end) });
+  }
+  return out;
 }
 
 export function createService(settings?: ServiceSettings): ApacheConfService {
