@@ -20,14 +20,9 @@ const manualDir = process.argv[2] || process.env.APACHE_MANUAL_DIR || DEBIAN_DIR
 const outFile = process.argv[3] || resolve(here, '../server/src/facts/generated.json');
 const DOCS = 'https://httpd.apache.org/docs/2.4/mod/';
 
-/** Pages whose directives go into the catalog: the core, the shared MPM page, the Unix MPMs and every module. */
-function isDirectivePage(file) {
-  return /^(core|mpm_common|event|worker|prefork|mod_[a-z0-9_]+)\.html$/.test(file);
-}
-
-/** The MPMs of other platforms: their module facts are kept (so <IfModule mpm_winnt.c> is known), not their directives. */
-function isModuleOnlyPage(file) {
-  return /^(mpm_netware|mpm_winnt|mpmt_os2)\.html$/.test(file);
+/** The pages of the catalog: the core, the shared MPM page, every MPM and every module. */
+function isModulePage(file) {
+  return /^(core|mpm_common|event|worker|prefork|mpm_netware|mpm_winnt|mpmt_os2|mod_[a-z0-9_]+)\.html$/.test(file);
 }
 
 const NAMED_ENTITIES = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", nbsp: ' ', para: '', ccedil: 'ç', eacute: 'é', hellip: '…', mdash: '—', ndash: '–' };
@@ -185,14 +180,13 @@ const MODULE_KEYS = ['name', 'id', 'file', 'manualStatus', 'url'];
 const byKey = (x) => x.name.toLowerCase() + '\u0000' + x.name;
 const compare = (a, b) => (byKey(a) < byKey(b) ? -1 : byKey(a) > byKey(b) ? 1 : 0);
 
-const files = readdirSync(manualDir).filter((f) => isDirectivePage(f) || isModuleOnlyPage(f)).sort();
-if (!files.some(isDirectivePage)) throw new Error(`no module pages in ${manualDir}`);
+const files = readdirSync(manualDir).filter(isModulePage).sort();
+if (!files.includes('core.html')) throw new Error(`no module pages in ${manualDir}`);
 const facts = new Map();
 const modules = [];
 for (const file of files) {
   const { module, directives } = parsePage(file);
   if (module) modules.push(sortKeys(module, MODULE_KEYS));
-  if (!isDirectivePage(file)) continue;
   for (const d of directives) {
     const key = d.name.toLowerCase();
     const prev = facts.get(key);

@@ -196,6 +196,17 @@ export const LEGACY_DIRECTIVES: readonly DirectiveFact[] = [
   memCache('MCacheRemovalAlgorithm', 'MCacheRemovalAlgorithm LRU|GDSF', 'the eviction order'),
   memCache('MCacheMaxStreamingBuffer', 'MCacheMaxStreamingBuffer size_in_bytes', 'how much of a streamed response is buffered'),
 
+  fact(
+    'removed', 'CacheForceCompletion', 'mod_cache', SERVER_VHOST, 'CacheForceCompletion Percentage', 'https://httpd.apache.org/docs/2.0/mod/mod_cache.html#cacheforcecompletion',
+    'An old mod_cache setting: once this share of a response had been sent, the cache kept fetching it even if the client went away.',
+    'Delete the line; 2.4 has no equivalent setting.',
+  ),
+  fact(
+    'removed', 'Win32DisableAcceptEx', 'mpm_winnt', SERVER, 'Win32DisableAcceptEx', DOCS22 + 'mpm_winnt.html#win32disableacceptex',
+    'In 2.2 on Windows, switched from AcceptEx() to plain accept() to get around faulty network drivers.',
+    'Use `AcceptFilter http none` and `AcceptFilter https none` instead.',
+  ),
+
   // 1.3 leftovers.
   from13('ServerType', SERVER, 'ServerType standalone|inetd', 'In 1.3, chose between a resident server and one started per connection by inetd.', 'Delete it: httpd 2 always runs as a standalone daemon.'),
   from13('Port', SERVER_VHOST, 'Port number', 'In 1.3, set the TCP port to listen on and to use in self-referring URLs.', 'Use `Listen` for the port to bind, and put the port in `ServerName host:port` when redirects must mention it. 2.4 stops with an error on this line.'),
