@@ -42,14 +42,14 @@ const ROWS: Row[] = [
     output: d('  Require all denied\n', '/') + d('  Require all granted\n', '/srv/x'),
   },
   {
-    name: 'an overlapping Location with Require: no isolated rewrite',
+    name: '§6.1 case (a): a later Location with only Require gets AuthMerging And (remedy B)',
     input: d('  Order deny,allow\n  Deny from all\n', '/') + '<Location /status>\n  Require local\n</Location>\n',
-    output: null,
+    output: d('  Require all denied\n', '/') + '<Location /status>\n  AuthMerging And\n  Require local\n</Location>\n',
   },
   {
-    name: 'an inherited Require from a parent directory: no isolated rewrite',
+    name: '§8.5 exp12: an inherited plain Require all denied stays in force (AuthMerging And)',
     input: d('  Require all denied\n', '/') + d('  Order allow,deny\n  Allow from all\n', '/srv/x'),
-    output: null,
+    output: d('  Require all denied\n', '/') + d('  AuthMerging And\n  Require all granted\n', '/srv/x'),
   },
   {
     name: 'a comment token is refused by httpd: no rewrite',

@@ -3,4 +3,6 @@ export * from './addr';
 export * from './model';
 export * from './translate';
 export * from './region';
+export * from './evaluate';
+export { pointsFor, clientsFor, describeClient, type Point } from './points';
 export { planMigration, migrateText, indentUnit, type MigrationPlan, type SectionPlan, type PlanNote, type PlanOptions, type PlanRule } from './plan';

@@ -1,13 +1,50 @@
 /**
  * The migration plan: for every scope that uses Order/Allow/Deny/Satisfy, the
- * exact 2.4 rewrite (when the file proves one) or the reason there is none,
+ * exact 2.4 rewrite (when the model proves one) or the reason there is none,
  * and the naive mapping most guides give with what it changes.
+ *
+ * How a rewrite is found (spec §8.2–§8.5): scopes whose regions overlap form a
+ * group; for each group a few candidate rewrites are built, in order of
+ * preference (the forms of §8.4 chosen by its rules, then "AuthMerging Off with
+ * the inherited tree written out" everywhere, then the copy form). Each
+ * candidate is applied to the text and checked with the evaluator: the
+ * original with mod_access_compat against the rewrite without it, over every
+ * request location and client class that matters. The first candidate that
+ * gives the same status everywhere is offered; if none does, the reason names
+ * a request that would change.
  */
-import { eolOf, indentAt, parse, applyEdits, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
+import { applyEdits, eolOf, indentAt, parse, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
 import type { FileContext } from '../model/context';
-import { buildModel, type AccessModel, type Scope } from './model';
+import {
+  buildModel,
+  inMask,
+  isAllMethods,
+  leaves,
+  type AccessModel,
+  type AuthzContainer,
+  type AuthzLeaf,
+  type AuthzNode,
+  type MethodSet,
+  type Scope,
+} from './model';
+import { appliedScopes, mergeApplied, evaluateState, type Applied, type Client, type MergedState, type Tree } from './evaluate';
 import { scopesOverlap } from './region';
-import { methodClasses, methodUniform, printItems, summary, topItems, verdictBlock, type PrintStyle, type R } from './translate';
+import { clientsFor, describeClient, pointsFor, type Point } from './points';
+import {
+  all as rAll,
+  any as rAny,
+  GRANTED,
+  isGranted,
+  methodClasses,
+  OTHER_METHOD,
+  printItems,
+  summary,
+  topItems,
+  verdictBlock,
+  type MethodClass,
+  type PrintStyle,
+  type R,
+} from './translate';
 
 export type PlanRule = 'access-intent' | 'mixed-access' | 'invalid-require' | 'dead-require' | 'htaccess-override';
 
@@ -36,11 +73,14 @@ export interface MigrationPlan {
 }
 
 export interface PlanOptions {
+  /** preserve (default): keep what 2.4 with mod_access_compat does. intent: also say what 2.2 did where that differs. */
   mode?: 'preserve' | 'intent';
+  /** Skip the model check (tests of the candidate builder only). */
+  unchecked?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Style
+// Style and text helpers
 
 /** One level of indentation as the file writes it (difference between a section and its first child). */
 export function indentUnit(doc: ConfigDocument): string {
@@ -55,97 +95,707 @@ export function indentUnit(doc: ConfigDocument): string {
   return '    ';
 }
 
-function styleAt(doc: ConfigDocument, offset: number): PrintStyle {
-  return { indent: indentAt(doc.text, offset), unit: indentUnit(doc), eol: eolOf(doc.text) };
+export function scopeLabel(s: Scope | null): string {
+  if (!s || !s.section) return 'the top level of this file';
+  const args = s.section.args.map((a) => a.raw).join(' ');
+  return `<${s.section.name.value}${args ? ' ' + args : ''}>`;
 }
 
-/** Replace the line of `first` by `items` and delete the lines of `rest`. */
-function replaceLines(doc: ConfigDocument, first: DirectiveNode, rest: DirectiveNode[], items: R[]): OffsetEdit[] {
-  const style = styleAt(doc, first.start);
-  let text = printItems(items, style);
-  const lineText = doc.text.slice(first.lineStart, first.lineEnd);
-  if (!/\r?\n$/.test(lineText)) text = text.slice(0, text.length - style.eol.length);
-  const edits: OffsetEdit[] = [{ start: first.lineStart, end: first.lineEnd, newText: text }];
-  for (const d of rest) edits.push({ start: d.lineStart, end: d.lineEnd, newText: '' });
+/** The original lines of a node, with their common indentation removed. */
+function rawLines(doc: ConfigDocument, start: number, end: number): string[] {
+  let text = doc.text.slice(start, end).replace(/\r?\n$/, '');
+  const lines = text.split(/\r?\n/);
+  const indents = lines.filter((l) => l.trim()).map((l) => /^[ \t]*/.exec(l)![0]);
+  let common = indents[0] ?? '';
+  for (const i of indents) while (!i.startsWith(common)) common = common.slice(0, -1);
+  text = '';
+  return lines.map((l) => (l.startsWith(common) ? l.slice(common.length) : l.trimStart()));
+}
+
+function maskR(mask: MethodSet, inner: R[]): R {
+  if (isAllMethods(mask)) return inner.length === 1 ? inner[0] : { k: 'any', children: inner };
+  return { k: 'limit', except: mask.except, methods: [...mask.methods], children: inner };
+}
+
+/** A tree of the model written as Require lines (leaves keep their method limits). */
+function treeR(t: Tree): R {
+  if (t.kind === 'merged') return { k: t.op === 'and' ? 'all' : 'any', children: t.children.map(treeR) };
+  if (t.kind === 'leaf') {
+    const leaf: R = { k: 'leaf', neg: t.negated, provider: t.provider, args: t.args.map((a) => a.raw), raw: true };
+    return maskR(t.mask, [leaf]);
+  }
+  const kids = t.children.map(treeR);
+  if (!t.section) return kids.length === 1 ? kids[0] : { k: 'any', children: kids };
+  return { k: t.op, children: kids };
+}
+
+function treeUsesLimits(t: Tree | null): boolean {
+  if (!t) return false;
+  if (t.kind === 'merged') return t.children.some(treeUsesLimits);
+  if (t.kind === 'leaf') return !isAllMethods(t.mask);
+  return t.children.some(treeUsesLimits);
+}
+
+function treeKey(t: Tree | null): string {
+  if (!t) return '';
+  return summary(treeR(t));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Edits of one scope
+
+/** What to do with one scope's access lines. */
+interface ScopeEdit {
+  scope: Scope;
+  /** Delete these directives (compat lines). */
+  drop: DirectiveNode[];
+  /** Move the scope's own Require items into `block` (true) or leave them. */
+  moveOwn: boolean;
+  /** The new Require items at section level (replacing the moved ones), or null for none. */
+  block: R[] | null;
+  /** New AuthMerging value: a string sets it, null deletes it, undefined leaves it. */
+  merging?: 'And' | 'Or' | null;
+}
+
+/** The top-level authz items of a scope: Require lines and containers directly in it (maybe in <Limit>). */
+function ownItems(s: Scope): Array<DirectiveNode | SectionNode> {
+  const out: Array<DirectiveNode | SectionNode> = [];
+  const root = s.authz?.root;
+  if (!root) return out;
+  for (const ch of root.children) out.push(ch.kind === 'leaf' ? ch.directive : ch.section!);
+  return out;
+}
+
+/** The scope's own Require items as R, each wrapped in its <Limit> when it sits in one. */
+function ownR(doc: ConfigDocument, s: Scope): R[] {
+  const out: R[] = [];
+  for (const it of ownItems(s)) {
+    const start = it.type === 'section' ? it.open.lineStart : it.lineStart;
+    const end = it.type === 'section' ? it.close?.lineEnd ?? it.open.lineEnd : it.lineEnd;
+    const raw: R = { k: 'raw', lines: rawLines(doc, start, end) };
+    const lim = limitOf(it, s);
+    out.push(lim ? { k: 'limit', except: lim.key === 'limitexcept', methods: lim.args.map((a) => a.raw), children: [raw] } : raw);
+  }
+  return out;
+}
+
+function limitOf(node: { parent: SectionNode | null }, s: Scope): SectionNode | null {
+  for (let p = node.parent; p && p !== s.section; p = p.parent) if (p.key === 'limit' || p.key === 'limitexcept') return p;
+  return null;
+}
+
+/** Wrappers other than Limit and Require containers between a node and its scope's section. */
+function inCondWrapper(node: { parent: SectionNode | null }, s: Scope): boolean {
+  for (let p = node.parent; p && p !== s.section; p = p.parent) {
+    if (!['limit', 'limitexcept', 'requireall', 'requireany', 'requirenone'].includes(p.key)) return true;
+  }
+  return false;
+}
+
+function hasContent(sec: SectionNode, removed: Set<unknown>): boolean {
+  for (const c of sec.children) {
+    if (c.type === 'directive' && !removed.has(c)) return true;
+    if (c.type === 'section' && !removed.has(c) && hasContent(c, removed)) return true;
+  }
+  return false;
+}
+
+/** Build the text edits for one scope. */
+function scopeEdits(doc: ConfigDocument, e: ScopeEdit, unit: string): OffsetEdit[] {
+  const s = e.scope;
+  const eol = eolOf(doc.text);
+  const removed = new Set<unknown>(e.drop);
+  if (e.moveOwn) for (const it of ownItems(s)) removed.add(it);
+  const mergingLine = s.authz?.mergingDirective ?? null;
+  // Empty <Limit> wrappers go too.
+  const ranges: Array<{ start: number; end: number; node: unknown }> = [];
+  const addRange = (start: number, end: number, node: unknown) => ranges.push({ start, end, node });
+  const limits = new Set<SectionNode>();
+  for (const n of removed) {
+    const lim = limitOf(n as DirectiveNode, s);
+    if (lim) limits.add(lim);
+  }
+  for (const lim of limits) if (!hasContent(lim, removed)) removed.add(lim);
+  for (const n of removed) {
+    const node = n as DirectiveNode | SectionNode;
+    if (node.type === 'section') addRange(node.open.lineStart, node.close?.lineEnd ?? node.open.lineEnd, node);
+    else addRange(node.lineStart, node.lineEnd, node);
+  }
+  ranges.sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: typeof ranges = [];
+  for (const r of ranges) {
+    const last = merged[merged.length - 1];
+    if (last && r.start < last.end) {
+      last.end = Math.max(last.end, r.end);
+      continue;
+    }
+    merged.push({ ...r });
+  }
+  const edits: OffsetEdit[] = merged.map((r) => ({ start: r.start, end: r.end, newText: '' }));
+  // Where the new lines go: the first removed line directly in the section, else before the close tag.
+  const block: R[] = [...(e.block ?? [])];
+  let mergingText: string | null = null;
+  if (e.merging !== undefined) {
+    if (e.merging === null) {
+      if (mergingLine && !removed.has(mergingLine)) edits.push({ start: mergingLine.lineStart, end: mergingLine.lineEnd, newText: '' });
+    } else if (mergingLine) {
+      const ind = indentAt(doc.text, mergingLine.start);
+      const keepEol = /\r?\n$/.test(doc.text.slice(mergingLine.lineStart, mergingLine.lineEnd));
+      edits.push({ start: mergingLine.lineStart, end: mergingLine.lineEnd, newText: `${ind}AuthMerging ${e.merging}${keepEol ? eol : ''}` });
+    } else mergingText = `AuthMerging ${e.merging}`;
+  }
+  if (!block.length && !mergingText) return edits;
+  const direct = merged.find((r) => {
+    const n = r.node as DirectiveNode | SectionNode;
+    return n.parent === s.section;
+  });
+  let anchor: OffsetEdit;
+  let indent: string;
+  if (direct) {
+    anchor = edits.find((x) => x.start === direct.start)!;
+    const n = direct.node as DirectiveNode | SectionNode;
+    indent = indentAt(doc.text, n.type === 'section' ? n.open.start : n.start);
+  } else {
+    // Before the first Require item kept, or before the closing tag.
+    const firstItem = ownItems(s).find((it) => !removed.has(it));
+    const at = firstItem
+      ? firstItem.type === 'section'
+        ? firstItem.open.lineStart
+        : firstItem.lineStart
+      : s.section?.close
+        ? s.section.close.lineStart
+        : doc.text.length;
+    indent = firstItem
+      ? indentAt(doc.text, firstItem.type === 'section' ? firstItem.open.start : firstItem.start)
+      : s.section
+        ? indentAt(doc.text, s.section.open.start) + unit
+        : '';
+    anchor = { start: at, end: at, newText: '' };
+    edits.push(anchor);
+  }
+  const style: PrintStyle = { indent, unit, eol };
+  let text = (mergingText ? indent + mergingText + eol : '') + printItems(block, style);
+  if (anchor.end > anchor.start && !/\r?\n$/.test(doc.text.slice(anchor.start, anchor.end)) && anchor.end === doc.text.length) {
+    text = text.slice(0, text.length - eol.length);
+  }
+  if (anchor.start === doc.text.length && doc.text.length > 0 && !/\n$/.test(doc.text)) text = eol + text.slice(0, text.length - eol.length);
+  anchor.newText = text;
   return edits;
 }
 
-function label(s: Scope): string {
-  if (!s.section) return 'the top level of this file';
-  const args = s.section.args.map((a) => a.raw).join(' ');
-  return `<${s.section.name.value}${args ? ' ' + args : ''}>`;
+// ---------------------------------------------------------------------------------------------
+// Per-point facts of the original
+
+interface PointInfo {
+  point: Point;
+  applied: Applied[];
+  /** The last applied scope with compat directives, or null. */
+  x: Scope | null;
+  /** Merged state of everything before x (step by step reading), for P. */
+  beforeX: MergedState | null;
+  /** Scopes with authz config applied after x. */
+  after: Scope[];
+}
+
+function pointInfo(model: AccessModel, point: Point): PointInfo {
+  const applied = appliedScopes(model, point.test);
+  let xi = -1;
+  applied.forEach((a, i) => {
+    if (a.scope.compat) xi = i;
+  });
+  const x = xi >= 0 ? applied[xi].scope : null;
+  const beforeX = xi >= 0 ? mergeApplied(applied.slice(0, xi).map((a) => ({ ...a, walk: a.walk === 'base' ? 'base' : 'dir' }))) : null;
+  const after = xi >= 0 ? applied.slice(xi + 1).map((a) => a.scope).filter((s) => s.authz) : [];
+  return { point, applied, x, beforeX, after };
+}
+
+// ---------------------------------------------------------------------------------------------
+// T(C) with method classes
+
+/** Methods named by the Limit masks of a scope's Require leaves. */
+function leafMethods(s: Scope | null): string[] {
+  const out = new Set<string>();
+  if (s?.authz?.root) for (const l of leaves(s.authz.root)) for (const m of l.mask.methods) out.add(m);
+  return [...out];
+}
+
+/** Does any leaf of the scope's own tree apply to the method? */
+function ownReaches(s: Scope, method: string): boolean {
+  if (!s.authz?.root) return false;
+  return leaves(s.authz.root).some((l) => inMask(l.mask, method));
+}
+
+/** Emit one block per method class: the same block for all → that block; else <Limit>/<LimitExcept> per class. */
+function perClass(classes: MethodClass[], f: (c: MethodClass) => R | null): R[] | null {
+  const blocks = classes.map((c) => ({ c, r: f(c) }));
+  if (blocks.some((b) => b.r === null)) return null;
+  const keys = blocks.map((b) => summary(b.r!));
+  if (keys.every((k) => k === keys[0])) return topItems(blocks[0].r!);
+  const out: R[] = [];
+  const named = classes.flatMap((c) => c.methods).filter((m) => m !== OTHER_METHOD);
+  for (const b of blocks) {
+    const ms = b.c.methods.filter((m) => m !== OTHER_METHOD);
+    if (b.c.methods.includes(OTHER_METHOD)) {
+      const others = named.filter((m) => !ms.includes(m));
+      out.push(others.length ? { k: 'limit', except: true, methods: others, children: topItems(b.r!) } : b.r!);
+    } else out.push({ k: 'limit', except: false, methods: ms, children: topItems(b.r!) });
+  }
+  if (out.some((r) => r.k === 'limit' && hasLimit(r.children))) return null;
+  return out;
+}
+
+function hasLimit(list: R[]): boolean {
+  return list.some((r) => r.k === 'limit' || ('children' in r && hasLimit(r.children)));
+}
+
+function orR(list: R[]): R {
+  return list.length === 1 ? list[0] : { k: 'any', children: list };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Candidates
+
+type XForm = 'off' | 'merge' | 'written';
+type YForm = 'keep' | 'w' | 'b';
+
+interface Candidate {
+  name: string;
+  edits: Map<Scope, ScopeEdit>;
+}
+
+interface GroupFacts {
+  model: AccessModel;
+  infos: PointInfo[];
+  compat: Scope[];
+  /** Require-only scopes that come after a compat scope for some request. */
+  ys: Scope[];
+}
+
+function classesOf(x: Scope): MethodClass[] {
+  return methodClasses(x.compat!, leafMethods(x));
+}
+
+/** The X edit of a form, or null when the form does not exist for this X. */
+function xEdit(doc: ConfigDocument, f: GroupFacts, x: Scope, form: XForm): ScopeEdit | null {
+  const c = x.compat!;
+  const classes = classesOf(x);
+  const hasOwn = !!x.authz?.root;
+  const own = hasOwn ? ownR(doc, x) : [];
+  const merging = x.authz?.merging ?? 'off';
+  const pts = f.infos.filter((i) => i.x === x);
+  const anyS = classes.some((k) => k.satisfyAny);
+  const allS = classes.some((k) => !k.satisfyAny);
+  const base: ScopeEdit = { scope: x, drop: c.directives, moveOwn: hasOwn, block: null };
+  if (!pts.length) return { ...base, moveOwn: false };
+  const T = (k: MethodClass) => verdictBlock(k.order, k.allow, k.deny);
+  if (form === 'off') {
+    // P is thrown away (Off) — exact when P is empty everywhere, or when x's own Require replaced it anyway.
+    const block = perClass(classes, (k) => {
+      const t = T(k);
+      const reaches = k.methods.some((m) => ownReaches(x, m === OTHER_METHOD ? OTHER_METHOD : m));
+      if (!k.satisfyAny) return hasOwn ? rAll([t, orR(own)]) : t;
+      if (!hasOwn || !reaches) return GRANTED;
+      return rAny([t, ...own]);
+    });
+    if (!block) return null;
+    return { ...base, block, merging: merging === 'off' ? undefined : null };
+  }
+  if (form === 'merge') {
+    if (anyS && allS) return null;
+    const want = anyS ? 'or' : 'and';
+    if (hasOwn && merging !== want) return null;
+    const block = perClass(classes, (k) => (anyS ? (hasOwn ? rAny([T(k), ...own]) : T(k)) : hasOwn ? rAll([T(k), orR(own)]) : T(k)));
+    if (!block) return null;
+    return { ...base, block, merging: anyS ? 'Or' : 'And' };
+  }
+  // written: P copied in, Off.
+  const ps = pts.map((i) => i.beforeX!.authz.tree);
+  const key = treeKey(ps[0]);
+  if (!ps.every((p) => treeKey(p) === key)) return null;
+  const P = ps[0];
+  if (P && treeUsesLimits(P) && classes.length > 1) return null;
+  const PR = P ? treeR(P) : null;
+  const block = perClass(classes, (k) => {
+    const t = T(k);
+    const ownBlock = hasOwn ? orR(own) : null;
+    if (!k.satisfyAny) {
+      if (!hasOwn || merging === 'off') return rAll([t, ...(PR && !hasOwn ? [PR] : []), ...(ownBlock ? [ownBlock] : [])]);
+      if (merging === 'and') return rAll([t, ...(PR ? [PR] : []), ownBlock!]);
+      return rAll([t, PR ? rAny([PR, ownBlock!]) : ownBlock!]);
+    }
+    if (!hasOwn) return PR ? rAny([t, PR]) : GRANTED;
+    if (merging === 'off') return rAny([t, ownBlock!]);
+    if (merging === 'or') return rAny([t, ...(PR ? [PR] : []), ownBlock!]);
+    return rAny([t, PR ? rAll([PR, ownBlock!]) : ownBlock!]);
+  });
+  if (!block) return null;
+  return { ...base, block, merging: merging === 'off' ? undefined : null };
+}
+
+/** The Y edit of a form (W: T(C) copied into Y; B: AuthMerging And), or null. */
+function yEdit(doc: ConfigDocument, f: GroupFacts, y: Scope, form: YForm, xForms: Map<Scope, XForm>): ScopeEdit | null {
+  if (form === 'keep') return null;
+  const pts = f.infos.filter((i) => i.applied.some((a) => a.scope === y));
+  // The compat config in force at y for each request, and whether anything was in effect before y.
+  const xs = new Set<Scope | null>();
+  let somethingBefore = false;
+  let nothingBefore = false;
+  let firstRequire = true;
+  for (const i of pts) {
+    const idx = i.applied.findIndex((a) => a.scope === y);
+    let xi: Scope | null = null;
+    for (let k = 0; k < idx; k++) if (i.applied[k].scope.compat) xi = i.applied[k].scope;
+    xs.add(xi);
+    const before = mergeApplied(i.applied.slice(0, idx));
+    if (before.authz.tree) somethingBefore = true;
+    else nothingBefore = true;
+    if (i.applied.slice(0, idx).some((a) => a.scope.authz?.root)) firstRequire = false;
+  }
+  if (xs.size !== 1) return null;
+  const x = [...xs][0];
+  if (!x) return null;
+  const classes = classesOf(x);
+  const merging = y.authz?.merging ?? 'off';
+  if (form === 'b') {
+    if (classes.some((k) => k.satisfyAny)) return null;
+    if (somethingBefore || !firstRequire) return null;
+    if (xForms.get(x) === 'written' && x.authz?.root) return null;
+    return { scope: y, drop: [], moveOwn: false, block: null, merging: 'And' };
+  }
+  if (somethingBefore && nothingBefore) return null;
+  const own = ownR(doc, y);
+  if (!own.length) return null;
+  const block = perClass(classes, (k) => {
+    const t = verdictBlock(k.order, k.allow, k.deny);
+    return k.satisfyAny ? rAny([t, ...own]) : rAll([t, orR(own)]);
+  });
+  if (!block) return null;
+  const e: ScopeEdit = { scope: y, drop: [], moveOwn: true, block };
+  if (!somethingBefore && merging === 'or') e.merging = null;
+  return e;
+}
+
+/** The copy form (§8.4): the last section with access config takes the whole tree, Off. */
+function copyForm(doc: ConfigDocument, f: GroupFacts): Candidate | null {
+  const edits = new Map<Scope, ScopeEdit>();
+  const lastOf = new Map<Scope, PointInfo[]>();
+  for (const i of f.infos) {
+    let last: Scope | null = null;
+    for (const a of i.applied) if (a.scope.compat || a.scope.authz) last = a.scope;
+    if (!last || !i.x) continue;
+    const list = lastOf.get(last) ?? [];
+    list.push(i);
+    lastOf.set(last, list);
+  }
+  for (const [l, infos] of lastOf) {
+    const st = infos.map((i) => mergeApplied(i.applied));
+    const xs = new Set(infos.map((i) => i.x));
+    const zk = new Set(st.map((s) => treeKey(s.authz.tree)));
+    if (xs.size !== 1 || zk.size !== 1) return null;
+    const x = [...xs][0]!;
+    const Z = st[0].authz.tree;
+    const classes = classesOf(x);
+    if (Z && treeUsesLimits(Z) && classes.length > 1) return null;
+    const ZR = Z ? treeR(Z) : null;
+    const block = perClass(classes, (k) => {
+      const t = verdictBlock(k.order, k.allow, k.deny);
+      if (!k.satisfyAny) return ZR ? rAll([t, ZR]) : t;
+      return ZR ? rAny([t, ZR]) : GRANTED;
+    });
+    if (!block) return null;
+    edits.set(l, { scope: l, drop: l.compat?.directives ?? [], moveOwn: !!l.authz?.root, block, merging: l.authz?.merging && l.authz.merging !== 'off' ? null : undefined });
+  }
+  for (const x of f.compat) {
+    if (!edits.has(x)) edits.set(x, { scope: x, drop: x.compat!.directives, moveOwn: false, block: null });
+  }
+  return { name: 'copy', edits };
+}
+
+function buildCandidates(doc: ConfigDocument, f: GroupFacts): Candidate[] {
+  const out: Candidate[] = [];
+  // 1. The forms chosen by §8.4's rules.
+  {
+    const xForms = new Map<Scope, XForm>();
+    const edited = new Set<Scope>([...f.compat]);
+    const edits = new Map<Scope, ScopeEdit>();
+    for (const y of f.ys) {
+      const yb = yEdit(doc, f, y, 'b', xForms);
+      const e = yb ?? yEdit(doc, f, y, 'w', xForms);
+      if (e) {
+        edits.set(y, e);
+        edited.add(y);
+      }
+    }
+    let ok = true;
+    for (const x of f.compat) {
+      const pts = f.infos.filter((i) => i.x === x);
+      const pEmpty = pts.every((i) => !i.beforeX!.authz.tree);
+      const hasOwn = !!x.authz?.root;
+      const merging = x.authz?.merging ?? 'off';
+      const pSame = pts.every((i) => {
+        const idx = i.applied.findIndex((a) => a.scope === x);
+        return i.applied.slice(0, idx).every((a) => !edited.has(a.scope));
+      });
+      let form: XForm;
+      if (pEmpty || (hasOwn && merging === 'off')) form = 'off';
+      else if (pSame) form = 'merge';
+      else form = 'written';
+      let e = xEdit(doc, f, x, form);
+      if (!e && form === 'merge') e = xEdit(doc, f, x, (form = 'written'));
+      if (!e) {
+        ok = false;
+        break;
+      }
+      xForms.set(x, form);
+      edits.set(x, e);
+    }
+    if (ok) out.push({ name: 'spec', edits });
+  }
+  // 2. Off everywhere with P written out, T(C) copied into the later Require sections.
+  {
+    const edits = new Map<Scope, ScopeEdit>();
+    let ok = true;
+    const xForms = new Map<Scope, XForm>();
+    for (const x of f.compat) {
+      const pts = f.infos.filter((i) => i.x === x);
+      const pEmpty = pts.every((i) => !i.beforeX!.authz.tree);
+      const form: XForm = pEmpty ? 'off' : 'written';
+      const e = xEdit(doc, f, x, form) ?? (form === 'written' ? null : null);
+      if (!e) {
+        ok = false;
+        break;
+      }
+      xForms.set(x, form);
+      edits.set(x, e);
+    }
+    if (ok) {
+      for (const y of f.ys) {
+        const e = yEdit(doc, f, y, 'w', xForms);
+        if (e) edits.set(y, e);
+      }
+      out.push({ name: 'written', edits });
+    }
+  }
+  // 3. The copy form.
+  const c = copyForm(doc, f);
+  if (c) out.push(c);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The check
+
+interface CheckResult {
+  ok: boolean;
+  why?: string;
+}
+
+function checkCandidate(original: AccessModel, rewrittenText: string, ctx: FileContext, groupIdx: number[], points: Point[], clients: Client[]): CheckResult {
+  const doc2 = parse(rewrittenText);
+  const stillCompat = buildModel(doc2, ctx, { reader: 'httpd24compat' });
+  const reader = stillCompat.scopes.some((s) => s.compat) ? 'httpd24compat' : 'httpd24';
+  const m2 = reader === 'httpd24' ? buildModel(doc2, ctx, { reader }) : stillCompat;
+  if (m2.scopes.length !== original.scopes.length) return { ok: false, why: 'the rewrite changes the section structure' };
+  const newProblems = m2.problems.filter((p) => p.kind === 'invalid-require' && !original.problems.some((q) => q.message === p.message));
+  if (newProblems.length) return { ok: false, why: `the rewrite would not start: ${newProblems[0].message}` };
+  void groupIdx;
+  for (const pt of points) {
+    const a1 = appliedScopes(original, pt.test);
+    const a2 = appliedScopes(m2, (s) => pt.test(original.scopes[s.index]));
+    const s1 = mergeApplied(a1);
+    const s2 = mergeApplied(a2);
+    for (const c of clients) {
+      const e1 = evaluateState(s1, c);
+      const e2 = evaluateState(s2, c);
+      if (e1.status === null || e2.status === null) {
+        return { ok: false, why: `the outcome for ${describeClient(c)} at ${pt.label} cannot be worked out from this file` };
+      }
+      if (e1.status !== e2.status) {
+        return { ok: false, why: `${describeClient(c)} at ${pt.label} would get ${e2.status} instead of ${e1.status}` };
+      }
+    }
+  }
+  return { ok: true };
 }
 
 // ---------------------------------------------------------------------------------------------
 // The plan
 
-/** Scopes whose access config can interact: connected through overlapping regions. */
-function accessScopes(m: AccessModel): Scope[] {
-  return m.scopes.filter((s) => s.compat || s.authz || s.authn.authType);
+function groupsOf(model: AccessModel): Scope[][] {
+  const act = model.scopes.filter((s) => s.compat || s.authz || s.authn.authType);
+  const parent = new Map<Scope, Scope>();
+  const find = (s: Scope): Scope => {
+    let r = s;
+    while (parent.get(r) && parent.get(r) !== r) r = parent.get(r)!;
+    return r;
+  };
+  for (const s of act) parent.set(s, s);
+  for (let i = 0; i < act.length; i++) {
+    for (let j = i + 1; j < act.length; j++) {
+      if (scopesOverlap(act[i], act[j])) parent.set(find(act[j]), find(act[i]));
+    }
+  }
+  const groups = new Map<Scope, Scope[]>();
+  for (const s of act) {
+    const r = find(s);
+    const g = groups.get(r) ?? [];
+    g.push(s);
+    groups.set(r, g);
+  }
+  return [...groups.values()].filter((g) => g.some((s) => s.compat));
+}
+
+function titleFor(edits: Map<Scope, ScopeEdit>, x: Scope): string {
+  const e = edits.get(x);
+  const others = [...edits.keys()].filter((s) => s !== x && (edits.get(s)!.block || edits.get(s)!.merging !== undefined || edits.get(s)!.drop.length));
+  const what = e?.block?.length ? `\`${summary(orR(e.block)).slice(0, 120)}\`` : 'nothing (another section decides these requests)';
+  const also = others.length ? ` (also updates ${others.map(scopeLabel).join(', ')})` : '';
+  return `Replace the 2.2 host rules of ${scopeLabel(x)} with ${what}${also}`;
 }
 
 export function planMigration(doc: ConfigDocument, ctx: FileContext, options: PlanOptions = {}): MigrationPlan {
-  void options;
   const model = buildModel(doc, ctx);
   const plan: MigrationPlan = { sections: [], notes: [] };
-  const active = accessScopes(model);
-  const compatScopes = model.scopes.filter((s) => s.compat);
-  for (const x of compatScopes) {
-    const sp: SectionPlan = { section: x.section, compatDirectives: x.compat!.directives };
+  const unit = indentUnit(doc);
+  const byScope = new Map<Scope, SectionPlan>();
+  for (const s of model.scopes) {
+    if (!s.compat) continue;
+    const sp: SectionPlan = { section: s.section, compatDirectives: s.compat.directives };
     plan.sections.push(sp);
-    const why = isolationProblem(model, x, active);
-    if (why) {
-      sp.reason = why;
+    byScope.set(s, sp);
+  }
+  for (const group of groupsOf(model)) {
+    const compat = group.filter((s) => s.compat);
+    const fail = (reason: string) => {
+      for (const x of compat) byScope.get(x)!.reason = reason;
+    };
+    const bad = model.problems.find((p) => p.directive && group.some((s) => s.directives.includes(p.directive!)));
+    if (bad) {
+      fail(`httpd refuses a line of this configuration as written (${bad.message}); fix it first.`);
       continue;
     }
-    const c = x.compat!;
-    const cls = methodClasses(c);
-    const t = verdictBlock(cls[0].order, cls[0].allow, cls[0].deny);
-    const first = c.directives[0];
-    const edits = replaceLines(doc, first, c.directives.slice(1), topItems(t));
-    sp.exact = { title: `Replace the 2.2 host rules of ${label(x)} with \`${summary(t)}\``, edits };
+    if (ctx === 'htaccess' || ctx === 'directory') {
+      fail('this file is read inside a directory whose other rules are not visible here, so an inherited `Require` (or later sections) cannot be ruled out.');
+      continue;
+    }
+    if (compat.some((x) => !x.section)) {
+      fail('Order/Allow/Deny/Satisfy are not allowed at the top level of a server or virtual host configuration.');
+      continue;
+    }
+    const wrapped = group.find((s) => [...(s.compat?.directives ?? []), ...(s.authz?.directives ?? [])].some((d) => inCondWrapper(d, s)));
+    if (wrapped) {
+      fail(`some access lines of ${scopeLabel(wrapped)} sit inside a conditional block (<IfModule>, <IfDefine>…), which a rewrite would have to split.`);
+      continue;
+    }
+    const ps = pointsFor(model, group);
+    if (ps.truncated) {
+      fail('too many overlapping sections to check every combination of them.');
+      continue;
+    }
+    const infos = ps.points.map((p) => pointInfo(model, p));
+    const ys = group.filter((s) => !s.compat && s.authz && infos.some((i) => i.after.includes(s)));
+    const facts: GroupFacts = { model, infos, compat, ys };
+    const candidates = buildCandidates(doc, facts);
+    let chosen: Candidate | null = null;
+    let lastWhy = 'no rewrite form applies here.';
+    for (const cand of candidates) {
+      const edits: OffsetEdit[] = [];
+      for (const e of cand.edits.values()) edits.push(...scopeEdits(doc, e, unit));
+      let text: string;
+      try {
+        text = applyEdits(doc.text, edits);
+      } catch {
+        lastWhy = 'the rewrite would need overlapping edits.';
+        continue;
+      }
+      if (options.unchecked) {
+        chosen = cand;
+        break;
+      }
+      const m2 = buildModel(parse(text), ctx, { reader: 'httpd24' });
+      const cs = clientsFor([model, m2], [group, m2.scopes.filter((s) => group.some((g) => g.index === s.index))]);
+      if (cs.truncated) {
+        lastWhy = cs.unknownKeys.length > 4 ? `the outcome depends on ${cs.unknownKeys.length} Require lines the editor cannot evaluate.` : 'too many client classes to check.';
+        break;
+      }
+      const r = checkCandidate(model, text, ctx, group.map((g) => g.index), ps.points, cs.clients);
+      if (r.ok) {
+        chosen = cand;
+        break;
+      }
+      lastWhy = `the candidate rewrite was checked and is not exact: ${r.why}.`;
+    }
+    if (!chosen) {
+      fail(lastWhy);
+      continue;
+    }
+    const edits: OffsetEdit[] = [];
+    for (const e of chosen.edits.values()) edits.push(...scopeEdits(doc, e, unit));
+    for (const x of compat) byScope.get(x)!.exact = { title: titleFor(chosen.edits, x), edits };
   }
+  addNaive(doc, ctx, model, plan, byScope, unit);
+  void options.mode;
   return plan;
 }
 
-/** Why the single-section rewrite is not proven exact for x, or null. */
-function isolationProblem(model: AccessModel, x: Scope, active: Scope[]): string | null {
+// ---------------------------------------------------------------------------------------------
+// The naive mapping
+
+/** What most guides write: Allow → Require, Deny all → denied, ignoring Order subtleties and other sections. */
+function naiveBlock(doc: ConfigDocument, x: Scope): R[] | null {
   const c = x.compat!;
-  if (model.problems.some((p) => p.directive && c.directives.includes(p.directive))) {
-    return 'httpd refuses one of these lines as written; fix it first.';
-  }
-  if (model.context === 'htaccess' || model.context === 'directory') {
-    return 'this file is read inside a directory whose other rules are not visible here, so an inherited `Require` cannot be ruled out.';
-  }
-  if (!x.section) return 'these directives are not allowed at the top level of a server or virtual host config.';
-  if (!methodUniform(c)) return 'the host rules depend on the request method (<Limit>).';
-  if (c.satisfies.some((s) => s.any)) return '`Satisfy Any` combines the host rules with authentication.';
-  if (x.authz || x.authn.authType) return 'the section also has authentication or `Require` lines.';
-  if (c.directives.some((d) => inWrapper(d, x))) return 'some of these lines sit inside a conditional block.';
-  for (const y of active) {
-    if (y === x || !scopesOverlap(x, y)) continue;
-    if (y.authz || y.authn.authType) return `${label(y)} may apply to the same requests and has its own authorization, so the rewrite would interact with it.`;
-    if (y.compat && !simple(model, y)) return `${label(y)} may apply to the same requests and its host rules cannot be rewritten on their own.`;
-  }
-  return null;
+  const allowTokens = c.allow.map((e) => e.token);
+  const denyTokens = c.deny.map((e) => e.token);
+  let t: R;
+  if (allowTokens.some((k) => k.kind === 'all')) t = GRANTED;
+  else if (allowTokens.length) t = verdictBlock('deny,allow', allowTokens, [{ kind: 'all', raw: 'all' }]);
+  else if (denyTokens.some((k) => k.kind === 'all')) t = verdictBlock('deny,allow', [], denyTokens);
+  else if (denyTokens.length) t = verdictBlock('deny,allow', [], denyTokens);
+  else t = GRANTED;
+  const own = x.authz?.root ? ownR(doc, x) : [];
+  const any = c.satisfies.some((s) => s.any);
+  if (!own.length) return topItems(t);
+  return topItems(any ? rAny([t, ...own]) : isGranted(t) ? orR(own) : rAll([t, orR(own)]));
 }
 
-function simple(model: AccessModel, y: Scope): boolean {
-  const c = y.compat!;
-  return (
-    !!y.section &&
-    methodUniform(c) &&
-    !c.satisfies.some((s) => s.any) &&
-    !y.authz &&
-    !y.authn.authType &&
-    !c.directives.some((d) => inWrapper(d, y)) &&
-    !model.problems.some((p) => p.directive && c.directives.includes(p.directive))
-  );
+function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, plan: MigrationPlan, byScope: Map<Scope, SectionPlan>, unit: string): void {
+  for (const [x, sp] of byScope) {
+    if (!x.section) continue;
+    if ([...x.compat!.directives, ...(x.authz?.directives ?? [])].some((d) => inCondWrapper(d, x))) continue;
+    const block = naiveBlock(doc, x);
+    if (!block) continue;
+    const edits = scopeEdits(doc, { scope: x, drop: x.compat!.directives, moveOwn: !!x.authz?.root, block }, unit);
+    let text: string;
+    try {
+      text = applyEdits(doc.text, edits);
+    } catch {
+      continue;
+    }
+    if (sp.exact && applyEdits(doc.text, sp.exact.edits) === text) continue;
+    const changes = naiveChanges(model, text, ctx, x);
+    if (changes === null) continue;
+    sp.naive = {
+      title: `Replace with \`${summary(orR(block)).slice(0, 100)}\` (naive mapping: ${changes.short})`,
+      edits,
+      changes: changes.long,
+    };
+  }
+  void plan;
 }
 
-/** True when d sits in a wrapper (IfModule, Limit…) inside its scope's section. */
-function inWrapper(d: DirectiveNode, s: Scope): boolean {
-  return d.parent !== s.section;
+function naiveChanges(model: AccessModel, text: string, ctx: FileContext, x: Scope): { short: string; long: string } | null {
+  const m2 = buildModel(parse(text), ctx, { reader: 'httpd24compat' });
+  if (m2.scopes.length !== model.scopes.length) return null;
+  const bad = m2.problems.find((p) => p.kind === 'invalid-require' && !model.problems.some((q) => q.message === p.message));
+  if (bad) return { short: 'httpd refuses it', long: `httpd would refuse to start: ${bad.message}` };
+  const group = model.scopes.filter((s) => (s.compat || s.authz || s.authn.authType) && (s === x || scopesOverlap(s, x)));
+  const ps = pointsFor(model, group, 512);
+  if (ps.truncated) return { short: 'not checked', long: 'Not checked against the other sections of this file (too many combinations).' };
+  const cs = clientsFor([model, m2], [group, m2.scopes.filter((s) => group.some((g) => g.index === s.index))], 5000);
+  if (cs.truncated) return { short: 'not checked', long: 'Not checked (too many client classes).' };
+  const r = checkCandidate(model, text, ctx, [], ps.points, cs.clients);
+  if (r.ok) return { short: 'same result here', long: 'Gives the same status for every request this file describes.' };
+  return { short: 'changes who gets in', long: `Changes behaviour: ${r.why}.` };
 }
 
 /** Apply every exact edit of the plan at once. */
@@ -164,3 +814,5 @@ export function migrateText(text: string, ctx: FileContext, options: PlanOptions
   }
   return { text: applyEdits(text, edits), plan };
 }
+
+export type { AuthzContainer, AuthzLeaf, AuthzNode };

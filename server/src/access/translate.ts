@@ -10,7 +10,8 @@ import { inMask, isAllMethods, orderFor, satisfyAnyFor, type CompatConfig, type 
 // A Require tree to print
 
 export type R =
-  | { k: 'leaf'; neg: boolean; provider: string; args: string[] }
+  /** `raw`: the args are written as they stand (copied from the file), else quoted when needed. */
+  | { k: 'leaf'; neg: boolean; provider: string; args: string[]; raw?: boolean }
   | { k: 'all' | 'any' | 'none'; children: R[] }
   | { k: 'limit'; except: boolean; methods: string[]; children: R[] }
   /** Lines copied from the original file (a section's own Require lines); `indent` is their common indentation. */
@@ -231,7 +232,7 @@ function quoteArg(a: string): string {
 function emit(r: R, ind: string, style: PrintStyle, out: string[]): void {
   switch (r.k) {
     case 'leaf':
-      out.push(`${ind}Require ${r.neg ? 'not ' : ''}${r.provider}${r.args.length ? ' ' + r.args.map(quoteArg).join(' ') : ''}`);
+      out.push(`${ind}Require ${r.neg ? 'not ' : ''}${r.provider}${r.args.length ? ' ' + r.args.map(r.raw ? (a) => a : quoteArg).join(' ') : ''}`);
       return;
     case 'raw':
       for (const l of r.lines) out.push(ind + l);

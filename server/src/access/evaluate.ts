@@ -1,0 +1,715 @@
+/**
+ * The request evaluator (spec §0, §1, §3.3, §3.5, §5, §5.1): which scopes
+ * apply to a request and in which order, how their mod_access_compat,
+ * mod_authz_core and authentication settings merge, and what status httpd
+ * answers.
+ *
+ * Two entry points: `evaluateApplied` takes the list of scopes that apply
+ * (the migration check builds it from abstract request points), and
+ * `explain` takes a concrete request (URL path, client address…).
+ */
+import type { ConfigDocument, DirectiveNode } from '../syntax';
+import type { FileContext } from '../model/context';
+import { inDomain, parseClient, subnetMatches, type ClientAddr, type HostToken } from './addr';
+import {
+  buildModel,
+  inMask,
+  maskOf,
+  normMethod,
+  orderFor,
+  satisfyAnyFor,
+  unionMask,
+  type AccessModel,
+  type AuthnConfig,
+  type AuthzLeaf,
+  type AuthzNode,
+  type CompatConfig,
+  type Merging,
+  type MethodSet,
+  type Scope,
+} from './model';
+import { globToRegExp, normPath } from './region';
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+export type Credentials = { kind: 'none' } | { kind: 'wrong' } | { kind: 'valid'; user: string };
+
+/** Everything about the client the access phase can look at. */
+export interface Client {
+  method: string;
+  addr: ClientAddr;
+  /** The verified (double reverse) host name, or null when there is none. */
+  hostName: string | null;
+  /** Environment variables set before the access phase (names, any case). */
+  env: ReadonlySet<string>;
+  credentials: Credentials;
+  /** Is `user` in `group` (AuthGroupFile)? */
+  inGroup?: (user: string, group: string) => boolean;
+  /** Values for leaves the model cannot decide (expr, DBM, LDAP…), by leafKey(). Undefined = unknown. */
+  decide?: (key: string, hasUser: boolean) => AuthzResult | undefined;
+}
+
+export type AuthzResult = 'granted' | 'denied' | 'no-user' | 'neutral' | 'error';
+
+export type Decision = 'granted' | 'auth-required' | 'denied' | 'error' | 'unknown';
+
+export interface Step {
+  /** 0-based line of the directive (or section tag). */
+  line: number;
+  directive: string;
+  effect: string;
+}
+
+export interface Evaluation {
+  /** 200 when authorization passes (the file may still be missing: 404 counts the same). null = unknown. */
+  status: 200 | 401 | 403 | 500 | null;
+  decision: Decision;
+  steps: Step[];
+}
+
+/** Where a scope sits in the merge (§5). */
+export type Walk = 'base' | 'dir' | 'files' | 'location' | 'if';
+
+export interface Applied {
+  scope: Scope;
+  walk: Walk;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Merged state
+
+export type Tree = AuthzNode | { kind: 'merged'; op: 'and' | 'or'; children: [Tree, Tree] };
+
+export interface AuthzState {
+  present: boolean;
+  tree: Tree | null;
+  op: Merging | null;
+  sendForbidden: boolean | null;
+  /** The scope whose config this is (last one merged). */
+  from: Scope | null;
+}
+
+export interface MergedState {
+  compat: CompatConfig | null;
+  compatFrom: Scope | null;
+  authz: AuthzState;
+  authType: DirectiveNode | null;
+  authName: DirectiveNode | null;
+  userFile: DirectiveNode | null;
+  groupFile: DirectiveNode | null;
+  dbmGroupFile: DirectiveNode | null;
+  basicProvider: DirectiveNode | null;
+}
+
+const NO_AUTHZ: AuthzState = { present: false, tree: null, op: null, sendForbidden: null, from: null };
+
+function scopeAuthz(s: Scope): AuthzState {
+  if (!s.authz) return NO_AUTHZ;
+  return { present: true, tree: s.authz.root, op: s.authz.merging, sendForbidden: s.authz.sendForbidden, from: s };
+}
+
+/** merge_authz_core_dir_config (§3.6). */
+export function mergeAuthz(base: AuthzState, next: AuthzState): AuthzState {
+  if (!next.present) return base;
+  if (!base.present) return next;
+  const sf = next.sendForbidden ?? base.sendForbidden;
+  if (next.op === null && !next.tree) return { ...base, sendForbidden: sf };
+  if (next.op === null || next.op === 'off' || !(base.tree || next.tree)) return { ...next, sendForbidden: sf };
+  let tree: Tree | null;
+  if (base.tree && next.tree) tree = { kind: 'merged', op: next.op, children: [base.tree, next.tree] };
+  else tree = base.tree ?? next.tree;
+  return { present: true, tree, op: next.op, sendForbidden: sf, from: next.from };
+}
+
+function mergeScope(st: MergedState, s: Scope): MergedState {
+  const n: MergedState = { ...st };
+  if (s.compat) {
+    n.compat = s.compat;
+    n.compatFrom = s;
+  }
+  const a = s.authn;
+  if (a.authType) n.authType = a.authType;
+  if (a.authName) n.authName = a.authName;
+  if (a.userFile) n.userFile = a.userFile;
+  if (a.groupFile) n.groupFile = a.groupFile;
+  if (a.dbmGroupFile) n.dbmGroupFile = a.dbmGroupFile;
+  const bp = a.other.filter((d) => d.key === 'authbasicprovider').pop();
+  if (bp) n.basicProvider = bp;
+  return n;
+}
+
+/** Merge the applied scopes: the base and the directory walk step by step, the other walks pre-merged (§5.1). */
+export function mergeApplied(applied: Applied[]): MergedState {
+  let st: MergedState = {
+    compat: null,
+    compatFrom: null,
+    authz: NO_AUTHZ,
+    authType: null,
+    authName: null,
+    userFile: null,
+    groupFile: null,
+    dbmGroupFile: null,
+    basicProvider: null,
+  };
+  let i = 0;
+  while (i < applied.length) {
+    const w = applied[i].walk;
+    if (w === 'base' || w === 'dir') {
+      st = mergeScope(st, applied[i].scope);
+      st.authz = mergeAuthz(st.authz, scopeAuthz(applied[i].scope));
+      i++;
+      continue;
+    }
+    let walkAuthz = NO_AUTHZ;
+    while (i < applied.length && applied[i].walk === w) {
+      st = mergeScope(st, applied[i].scope);
+      walkAuthz = mergeAuthz(walkAuthz, scopeAuthz(applied[i].scope));
+      i++;
+    }
+    st.authz = mergeAuthz(st.authz, walkAuthz);
+  }
+  return st;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Evaluation
+
+class NeedValue extends Error {
+  constructor(readonly key: string, readonly options: AuthzResult[]) {
+    super(key);
+  }
+}
+
+/** The identity of an undecidable leaf: its provider and words (and negation is applied outside). */
+export function leafKey(l: AuthzLeaf): string {
+  return `${l.provider} ${l.args.map((a) => a.value).join(' ')}`.trim();
+}
+
+const USER_PROVIDERS = new Set(['dbm-group', 'dbm-file-group', 'file-owner', 'file-group', 'ldap-user', 'ldap-group', 'ldap-dn', 'ldap-attribute', 'ldap-filter', 'dbd-group']);
+
+function tokenMatches(t: HostToken, c: Client): boolean {
+  switch (t.kind) {
+    case 'all':
+      return true;
+    case 'ip':
+      return subnetMatches(t.subnet, c.addr);
+    case 'env':
+      return hasEnv(c, t.name);
+    case 'nenv':
+      return !hasEnv(c, t.name);
+    case 'host':
+      return c.hostName !== null && inDomain(t.name, c.hostName);
+  }
+}
+
+function hasEnv(c: Client, name: string): boolean {
+  const n = name.toLowerCase();
+  for (const e of c.env) if (e.toLowerCase() === n) return true;
+  return false;
+}
+
+/** check_dir_access: the compat verdict for a method (§2.4, §2.5). */
+export function compatAllows(c: CompatConfig, client: Client): boolean {
+  const m = client.method;
+  const order = orderFor(c, m);
+  const a = c.allow.some((e) => inMask(e.mask, m) && tokenMatches(e.token, client));
+  const d = c.deny.some((e) => inMask(e.mask, m) && tokenMatches(e.token, client));
+  if (order === 'deny,allow') return a || !d;
+  return a && !d;
+}
+
+interface EvalCtx {
+  client: Client;
+  user: string | null;
+  st: MergedState;
+  assigned: Map<string, AuthzResult>;
+  steps: Step[] | null;
+}
+
+function leafResult(l: AuthzLeaf, x: EvalCtx): AuthzResult {
+  const c = x.client;
+  const words = l.args.map((a) => a.value);
+  const unknown = (options: AuthzResult[]): AuthzResult => {
+    const key = leafKey(l);
+    const given = c.decide?.(key, x.user !== null);
+    if (given) return given;
+    const have = x.assigned.get(key + (x.user !== null ? '#u' : '#n'));
+    if (have) return have;
+    throw new NeedValue(key + (x.user !== null ? '#u' : '#n'), options);
+  };
+  switch (l.provider) {
+    case 'all':
+      return words[0]?.toLowerCase() === 'granted' ? 'granted' : 'denied';
+    case 'env':
+      return words.some((w) => hasEnv(c, w)) ? 'granted' : 'denied';
+    case 'method':
+      return words.some((w) => normMethod(w) === normMethod(c.method)) ? 'granted' : 'denied';
+    case 'ip':
+      return (l.subnets ?? []).some((s) => subnetMatches(s, c.addr)) ? 'granted' : 'denied';
+    case 'host':
+      if (words.some((w) => /%\{|\$/.test(w))) return unknown(['granted', 'denied']);
+      return c.hostName !== null && words.some((w) => inDomain(w, c.hostName!)) ? 'granted' : 'denied';
+    case 'local': {
+      const a = c.addr;
+      const loop = (a.family === 4 && a.bytes[0] === 127) || (a.family === 6 && a.bytes.every((b, i) => b === (i === 15 ? 1 : 0)));
+      return loop ? 'granted' : 'denied';
+    }
+    case 'valid-user':
+      return x.user === null ? 'no-user' : 'granted';
+    case 'user':
+      if (x.user === null) return 'no-user';
+      if (words.some((w) => /%\{|\$/.test(w))) return unknown(['granted', 'denied']);
+      return words.includes(x.user) ? 'granted' : 'denied';
+    case 'group': {
+      if (x.user === null) return 'no-user';
+      if (!x.st.groupFile) return 'denied';
+      if (!c.inGroup) return unknown(['granted', 'denied']);
+      return words.some((g) => c.inGroup!(x.user!, g)) ? 'granted' : 'denied';
+    }
+    case 'expr': {
+      const text = words.join(' ');
+      if (/REMOTE_USER/.test(text) && x.user === null) return unknown(['granted', 'no-user']);
+      return unknown(['granted', 'denied']);
+    }
+    default:
+      if (USER_PROVIDERS.has(l.provider)) {
+        if (x.user === null) return 'no-user';
+        return unknown(['granted', 'denied']);
+      }
+      return unknown(['granted', 'denied']);
+  }
+}
+
+function treeMask(t: Tree): MethodSet {
+  if (t.kind === 'merged') return unionMask(treeMask(t.children[0]), treeMask(t.children[1]));
+  return maskOf(t);
+}
+
+/** apply_authz_sections (§3.3). */
+function evalTree(t: Tree, parentAnd: boolean, x: EvalCtx): AuthzResult {
+  if (!inMask(treeMask(t), x.client.method)) return parentAnd ? 'granted' : 'neutral';
+  let result: AuthzResult;
+  let negate = false;
+  if (t.kind === 'leaf') {
+    result = leafResult(t, x);
+    negate = t.negated;
+    if (x.steps) {
+      const shown = negate ? (result === 'granted' ? 'denied' : result === 'neutral' ? 'neutral' : 'neutral') : result;
+      x.steps.push({ line: t.directive.line, directive: t.directive.start >= 0 ? directiveText(t) : '', effect: `${shown}` });
+    }
+  } else {
+    const and = t.kind === 'merged' ? t.op === 'and' : t.op === 'all';
+    negate = t.kind === 'container' && t.op === 'none';
+    result = 'neutral';
+    for (const ch of t.children as Tree[]) {
+      const r = evalTree(ch, and, x);
+      if (r === 'error') return 'error';
+      if (r === 'neutral') continue;
+      if (and) {
+        if (r === 'denied') {
+          result = r;
+          break;
+        }
+        if ((r === 'no-user' && result !== 'denied') || result === 'neutral') result = r;
+      } else {
+        if (r === 'granted') {
+          result = r;
+          break;
+        }
+        if ((r === 'no-user' && result === 'denied') || result === 'neutral') result = r;
+      }
+    }
+  }
+  if (negate) {
+    if (result === 'granted') result = 'denied';
+    else if (result === 'denied' || result === 'no-user') result = 'neutral';
+  }
+  return result;
+}
+
+function directiveText(l: AuthzLeaf): string {
+  return `Require ${l.negated ? 'not ' : ''}${l.provider}${l.args.length ? ' ' + l.args.map((a) => a.raw).join(' ') : ''}`;
+}
+
+/** The status httpd answers, given the merged state (§1, §3.5). Throws NeedValue for unknown leaves. */
+function decide(st: MergedState, client: Client, assigned: Map<string, AuthzResult>, steps: Step[] | null): { status: 200 | 401 | 403 | 500; decision: Decision } {
+  const compat = st.compat;
+  const cOk = compat ? compatAllows(compat, client) : true;
+  const any = satisfyAnyFor(compat, client.method);
+  if (steps && compat) {
+    const d = compat.directives[0];
+    steps.push({
+      line: d.line,
+      directive: `host rules of ${st.compatFrom?.section ? '<' + st.compatFrom.section.name.value + ' ' + st.compatFrom.section.args.map((a) => a.raw).join(' ') + '>' : 'the top level'}`,
+      effect: `${cOk ? 'allow' : 'deny'} (Order ${orderFor(compat, client.method)}, Satisfy ${any ? 'Any' : 'All'})`,
+    });
+  }
+  if (!any && !cOk) return { status: 403, decision: 'denied' };
+  if (any && cOk) return { status: 200, decision: 'granted' };
+  const authType = st.authType && st.authType.args[0]?.value.toLowerCase() !== 'none' ? st.authType : null;
+  const x: EvalCtx = { client, user: null, st, assigned, steps };
+  if (!st.authz.tree) {
+    if (authType) return { status: 500, decision: 'error' };
+    return { status: 200, decision: 'granted' };
+  }
+  const r1 = evalTree(st.authz.tree, true, x);
+  if (r1 === 'granted') return { status: 200, decision: 'granted' };
+  if (r1 === 'error') return { status: 500, decision: 'error' };
+  if (r1 === 'denied' || r1 === 'neutral') return { status: 403, decision: 'denied' };
+  // Authentication.
+  if (!authType) return { status: 500, decision: 'error' };
+  const type = authType.args[0]?.value.toLowerCase();
+  if (type !== 'basic') throw new NeedValue('authtype ' + type, ['error']);
+  if (!st.authName) return { status: 500, decision: 'error' };
+  const cred = client.credentials;
+  if (cred.kind === 'none') return { status: 401, decision: 'auth-required' };
+  const providers = st.basicProvider ? st.basicProvider.args.map((a) => a.value.toLowerCase()) : ['file'];
+  if (providers.length !== 1 || providers[0] !== 'file') throw new NeedValue('authn provider', ['error']);
+  if (!st.userFile) return { status: 500, decision: 'error' };
+  if (cred.kind === 'wrong') return { status: 401, decision: 'auth-required' };
+  const x2: EvalCtx = { ...x, user: cred.user };
+  const r2 = evalTree(st.authz.tree, true, x2);
+  if (r2 === 'granted') return { status: 200, decision: 'granted' };
+  if (r2 === 'error') return { status: 500, decision: 'error' };
+  if (r2 === 'no-user') return { status: 401, decision: 'auth-required' };
+  return st.authz.sendForbidden ? { status: 403, decision: 'denied' } : { status: 401, decision: 'auth-required' };
+}
+
+/** Evaluate with unknown leaves explored: a definite answer only when every possibility agrees. */
+export function evaluateApplied(applied: Applied[], client: Client, withSteps = false): Evaluation {
+  const st = mergeApplied(applied);
+  return evaluateState(st, client, withSteps);
+}
+
+export function evaluateState(st: MergedState, client: Client, withSteps = false): Evaluation {
+  const seen = new Set<string>();
+  let first: { status: 200 | 401 | 403 | 500; decision: Decision } | null = null;
+  let firstSteps: Step[] = [];
+  let agree = true;
+  let budget = 64;
+  const explore = (assigned: Map<string, AuthzResult>): void => {
+    if (!agree || budget-- <= 0) {
+      agree = false;
+      return;
+    }
+    const steps: Step[] | null = withSteps ? [] : null;
+    try {
+      const r = decide(st, client, assigned, steps);
+      const k = String(r.status);
+      seen.add(k);
+      if (!first) {
+        first = r;
+        firstSteps = steps ?? [];
+      } else if (first.status !== r.status) agree = false;
+    } catch (e) {
+      if (!(e instanceof NeedValue)) throw e;
+      if (e.options.length === 1 && e.options[0] === 'error') {
+        agree = false;
+        return;
+      }
+      for (const o of e.options) explore(new Map([...assigned, [e.key, o]]));
+    }
+  };
+  explore(new Map());
+  if (!agree || !first) return { status: null, decision: 'unknown', steps: firstSteps };
+  const f = first as { status: 200 | 401 | 403 | 500; decision: Decision };
+  return { status: f.status, decision: f.decision, steps: firstSteps };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Which scopes apply (§5)
+
+/** Answers "does this scope's own condition hold" (ancestors are checked by the caller). */
+export type ScopeTest = (s: Scope) => boolean;
+
+function components(p: string): number {
+  const n = normPath(p);
+  return n === '/' ? 1 : n.split('/').length;
+}
+
+/** The scopes that apply, in httpd's merge order, given a test for each scope's own condition. */
+export function appliedScopes(model: AccessModel, test: ScopeTest): Applied[] {
+  const applies = new Map<Scope, boolean>();
+  const ok = (s: Scope): boolean => {
+    const have = applies.get(s);
+    if (have !== undefined) return have;
+    const v = (s.parent ? ok(s.parent) : true) && test(s);
+    applies.set(s, v);
+    return v;
+  };
+  const scopes = model.scopes.filter(ok);
+  const inVhost = (s: Scope) => {
+    for (let p: Scope | null = s; p; p = p.parent) if (p.kind === 'virtualhost') return 1;
+    return 0;
+  };
+  const out: Applied[] = [];
+  const dirLevel = model.context === 'htaccess' || model.context === 'directory';
+  const top = scopes.find((s) => s.kind === 'top')!;
+  out.push({ scope: top, walk: dirLevel ? 'dir' : 'base' });
+  for (const v of scopes.filter((s) => s.kind === 'virtualhost')) out.push({ scope: v, walk: 'base' });
+  const plainDirs = scopes
+    .filter((s) => (s.kind === 'directory' || s.kind === 'proxy') && !s.regex)
+    .sort((a, b) => components(a.pattern) - components(b.pattern) || inVhost(a) - inVhost(b) || a.index - b.index);
+  const regexDirs = scopes
+    .filter((s) => ((s.kind === 'directory' || s.kind === 'proxy') && s.regex) || s.kind === 'directorymatch' || s.kind === 'proxymatch')
+    .sort((a, b) => inVhost(a) - inVhost(b) || a.index - b.index);
+  const dirs = [...plainDirs, ...regexDirs];
+  for (const d of dirs) out.push({ scope: d, walk: 'dir' });
+  const isFiles = (s: Scope) => s.kind === 'files' || s.kind === 'filesmatch';
+  const nestedIn = (s: Scope): Scope | null => {
+    for (let p = s.parent; p; p = p.parent) if (p.kind !== 'virtualhost' && p.kind !== 'top') return p;
+    return dirLevel ? top : null;
+  };
+  const dirRank = (s: Scope | null): number => (s === null ? -1 : s === top ? 0 : dirs.indexOf(s) + 1);
+  const files = scopes
+    .filter(isFiles)
+    .sort((a, b) => dirRank(nestedIn(a)) - dirRank(nestedIn(b)) || inVhost(a) - inVhost(b) || a.index - b.index);
+  for (const f of files) out.push({ scope: f, walk: 'files' });
+  const locs = scopes.filter((s) => s.kind === 'location' || s.kind === 'locationmatch').sort((a, b) => inVhost(a) - inVhost(b) || a.index - b.index);
+  for (const l of locs) out.push({ scope: l, walk: 'location' });
+  const order = new Map<Scope, number>();
+  out.forEach((a, i) => order.set(a.scope, i));
+  const ifs = scopes
+    .filter((s) => s.kind === 'if' || s.kind === 'elseif' || s.kind === 'else')
+    .sort((a, b) => {
+      const pa = a.parent ? order.get(a.parent) ?? -1 : -1;
+      const pb = b.parent ? order.get(b.parent) ?? -1 : -1;
+      return pa - pb || a.index - b.index;
+    });
+  for (const s of ifs) out.push({ scope: s, walk: 'if' });
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Concrete requests
+
+export interface Request {
+  /** URL path (no query string). */
+  path: string;
+  method?: string;
+  /** Client address, default 127.0.0.1. */
+  ip?: string;
+  /** Verified host name of the client; default: "localhost" for 127.0.0.1, none otherwise. */
+  hostName?: string | null;
+  /** Credentials: none, a wrong password, or a valid user. */
+  credentials?: Credentials;
+  /** group → members (for Require group). */
+  groups?: Record<string, string[]>;
+  headers?: Record<string, string>;
+  /** Variables set before the access phase by means other than this file. */
+  env?: Record<string, string>;
+  /** Filesystem path; default DocumentRoot (of the request or the file) + path, after Alias. */
+  filename?: string;
+  documentRoot?: string;
+  /** The <VirtualHost> by ServerName (server context files); default: the main server. */
+  serverName?: string;
+  /** Values of <If> conditions by the section's start offset; unknown when absent. */
+  ifs?: Record<number, boolean>;
+  /** For explain of .htaccess files: the directory the file sits in (default: every path is under it). */
+  htaccessDir?: string;
+}
+
+function decodePath(p: string): string {
+  try {
+    return decodeURIComponent(p.split('?')[0]).replace(/\/+/g, '/');
+  } catch {
+    return p.split('?')[0];
+  }
+}
+
+/** fnmatch with FNM_PATHNAME: a wildcard never matches '/'. */
+function fnmatchPath(pattern: string, s: string): boolean {
+  const re = globToRegExp(pattern).source.replace(/\.\*/g, '[^/]*').replace(/(^|[^\\])\.(?!\*)/g, '$1[^/]');
+  return new RegExp(re).test(s);
+}
+
+function fileOf(model: AccessModel, req: Request, vhost: Scope | null): string {
+  if (req.filename) return req.filename;
+  const uri = decodePath(req.path);
+  const pathScopes = [model.scopes[0], ...(vhost ? [vhost] : [])];
+  let root = req.documentRoot ?? '/var/www/html';
+  for (const s of pathScopes) {
+    for (const d of s.paths) {
+      if (d.key === 'documentroot' && d.args[0] && !req.documentRoot) root = d.args[0].value;
+    }
+  }
+  for (const s of [...pathScopes].reverse()) {
+    for (const d of s.paths) {
+      if ((d.key === 'alias' || d.key === 'scriptalias') && d.args.length >= 2) {
+        const from = d.args[0].value;
+        if (uri === from || uri.startsWith(from.endsWith('/') ? from : from + '/')) return d.args[1].value + uri.slice(from.length);
+      }
+    }
+  }
+  return root.replace(/\/$/, '') + uri;
+}
+
+function dirApplies(s: Scope, filename: string): boolean {
+  const dir = filename.endsWith('/') ? filename : filename.slice(0, filename.lastIndexOf('/') + 1);
+  if (s.regex) {
+    try {
+      return new RegExp(s.pattern).test(filename);
+    } catch {
+      return false;
+    }
+  }
+  const pat = normPath(s.pattern);
+  if (pat === '/') return true;
+  const parts = normPath(dir).split('/');
+  const want = pat.split('/').length;
+  if (parts.length < want) return false;
+  const prefix = parts.slice(0, want).join('/');
+  return /[*?[]/.test(pat) ? fnmatchPath(pat, prefix) : prefix === pat;
+}
+
+function locationApplies(s: Scope, uri: string): boolean {
+  if (s.regex) {
+    try {
+      return new RegExp(s.pattern).test(uri);
+    } catch {
+      return false;
+    }
+  }
+  const p = s.pattern;
+  if (/[*?[]/.test(p)) return fnmatchPath(p, uri);
+  if (!uri.startsWith(p)) return false;
+  return p.endsWith('/') || uri.length === p.length || uri[p.length] === '/';
+}
+
+function filesApplies(s: Scope, filename: string): boolean {
+  const base = filename.slice(filename.lastIndexOf('/') + 1);
+  if (s.regex) {
+    try {
+      return new RegExp(s.pattern).test(base);
+    } catch {
+      return false;
+    }
+  }
+  return /[*?[]/.test(s.pattern) ? fnmatchPath(s.pattern, base) : s.pattern === base;
+}
+
+function serverNameOf(s: Scope): string | null {
+  const d = s.directives.find((x) => x.key === 'servername');
+  return d?.args[0]?.value ?? null;
+}
+
+/** SetEnvIf/BrowserMatch of the applied scopes, run in order on the request (mod_setenvif). */
+function runSetEnv(applied: Applied[], req: Request, client: { addr: string; method: string }, env: Map<string, string>): void {
+  const headers = new Map<string, string>();
+  for (const [k, v] of Object.entries(req.headers ?? {})) headers.set(k.toLowerCase(), v);
+  for (const a of applied) {
+    for (const d of a.scope.setenv) {
+      const words = d.args.map((t) => t.value);
+      let attr: string;
+      let regex: string;
+      let rest: string[];
+      if (d.key === 'browsermatch' || d.key === 'browsermatchnocase') {
+        attr = 'User-Agent';
+        regex = words[0] ?? '';
+        rest = words.slice(1);
+      } else {
+        attr = words[0] ?? '';
+        regex = words[1] ?? '';
+        rest = words.slice(2);
+      }
+      const nocase = d.key.endsWith('nocase');
+      let negate = false;
+      if (regex.startsWith('!')) {
+        negate = true;
+        regex = regex.slice(1);
+      }
+      let value: string | undefined;
+      const al = attr.toLowerCase();
+      if (al === 'remote_addr') value = client.addr;
+      else if (al === 'remote_host') value = client.addr;
+      else if (al === 'request_method') value = client.method;
+      else if (al === 'request_uri') value = decodePath(req.path);
+      else if (al === 'request_protocol') value = 'HTTP/1.1';
+      else if (al === 'server_addr') value = '127.0.0.1';
+      else if (headers.has(al)) value = headers.get(al);
+      else {
+        for (const [k, v] of env) if (k.toLowerCase() === al) value = v;
+      }
+      let re: RegExp;
+      try {
+        re = new RegExp(regex, nocase ? 'i' : '');
+      } catch {
+        continue;
+      }
+      const hit = value !== undefined && re.test(value);
+      if (hit === negate) continue;
+      for (const w of rest) {
+        if (w.startsWith('!')) {
+          for (const k of [...env.keys()]) if (k.toLowerCase() === w.slice(1).toLowerCase()) env.delete(k);
+        } else {
+          const eq = w.indexOf('=');
+          env.set(eq >= 0 ? w.slice(0, eq) : w, eq >= 0 ? w.slice(eq + 1) : '1');
+        }
+      }
+    }
+  }
+}
+
+/** Evaluate one concrete request against a parsed file. */
+export function explain(doc: ConfigDocument, ctx: FileContext, request: Request, options: { compat?: boolean } = {}): Evaluation {
+  const model = buildModel(doc, ctx, { reader: options.compat === false ? 'httpd24' : 'httpd24compat' });
+  return explainModel(model, request);
+}
+
+export function explainModel(model: AccessModel, request: Request): Evaluation {
+  const method = (request.method ?? 'GET').toUpperCase();
+  const ipText = request.ip ?? '127.0.0.1';
+  const addr = parseClient(ipText);
+  if (!addr) throw new Error(`not an IP address: ${ipText}`);
+  const vhosts = model.scopes.filter((s) => s.kind === 'virtualhost');
+  const vhost = request.serverName ? vhosts.find((v) => serverNameOf(v) === request.serverName) ?? null : null;
+  const uri = decodePath(request.path);
+  const filename = fileOf(model, request, vhost);
+  let unknownIf = false;
+  const test: ScopeTest = (s) => {
+    switch (s.kind) {
+      case 'top':
+        return true;
+      case 'virtualhost':
+        return s === vhost;
+      case 'directory':
+      case 'directorymatch':
+        if (request.htaccessDir && !filename.startsWith(request.htaccessDir)) return false;
+        return dirApplies(s, filename);
+      case 'proxy':
+      case 'proxymatch':
+        return false;
+      case 'files':
+      case 'filesmatch':
+        return filesApplies(s, filename);
+      case 'location':
+      case 'locationmatch':
+        return locationApplies(s, uri);
+      default: {
+        const v = request.ifs?.[s.section!.open.start];
+        if (v === undefined) {
+          unknownIf = true;
+          return false;
+        }
+        return v;
+      }
+    }
+  };
+  const applied = appliedScopes(model, test);
+  const env = new Map<string, string>(Object.entries(request.env ?? {}));
+  runSetEnv(applied, request, { addr: ipText, method }, env);
+  const hostName = request.hostName !== undefined ? request.hostName : ipText === '127.0.0.1' ? 'localhost' : null;
+  const groups = request.groups ?? {};
+  const client: Client = {
+    method,
+    addr,
+    hostName,
+    env: new Set(env.keys()),
+    credentials: request.credentials ?? { kind: 'none' },
+    inGroup: (u, g) => (groups[g] ?? []).includes(u),
+  };
+  const ev = evaluateApplied(applied, client, true);
+  if (unknownIf) return { status: null, decision: 'unknown', steps: [...ev.steps, { line: 0, directive: '<If>', effect: 'condition not known' }] };
+  return ev;
+}
