@@ -6,6 +6,7 @@ import { createRequire } from 'module';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { format } from 'util';
 
 export const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
@@ -47,6 +48,22 @@ export function findToolchain(env: NodeJS.ProcessEnv = process.env): Toolchain |
   return tc;
 }
 
+/** A workbench that stays off the network and out of the way: no AI, telemetry, updates or welcome page. */
+export const QUIET_SETTINGS: Record<string, unknown> = {
+  'chat.disableAIFeatures': true,
+  'chat.agent.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'workbench.enableExperiments': false,
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'security.workspace.trust.enabled': false,
+  'git.enabled': false,
+  'github.gitAuthentication': false,
+};
+
 export interface CodeServer {
   readonly url: string;
   /** Everything code-server printed so far. */
@@ -59,6 +76,8 @@ export interface CodeServer {
 export interface StartOptions {
   /** Extra code-server flags, e.g. `--vscode-option enable-smoke-test-driver`. */
   args?: string[];
+  /** User settings merged over QUIET_SETTINGS. */
+  settings?: Record<string, unknown>;
   /** How long code-server may take to report its port (a safety net, not a measurement). */
   startupLimitMs?: number;
 }
@@ -72,6 +91,8 @@ export async function startCodeServer(tc: Toolchain, opts: StartOptions = {}): P
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'apacheconf-code-server-'));
   const config = path.join(tmp, 'config.yaml');
   fs.writeFileSync(config, 'auth: none\ncert: false\n');
+  fs.mkdirSync(path.join(tmp, 'data', 'User'), { recursive: true });
+  fs.writeFileSync(path.join(tmp, 'data', 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...opts.settings }, null, 2));
   const args = [
     '--config', config,
     '--bind-addr', '127.0.0.1:0',
@@ -83,6 +104,8 @@ export async function startCodeServer(tc: Toolchain, opts: StartOptions = {}): P
     ...(opts.args ?? []),
   ];
   const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${tc.nodeBinDir}${path.delimiter}${process.env.PATH ?? ''}`, HOME: tmp };
+  // No extension gallery: the workbench would otherwise look for updates on the network at startup.
+  env.EXTENSIONS_GALLERY = JSON.stringify({ serviceUrl: '' });
   for (const k of Object.keys(env)) if (k.startsWith('VSCODE_') || k === 'ELECTRON_RUN_AS_NODE' || k.startsWith('npm_')) delete env[k];
   // Its own process group, so stop() also ends the extension host and the language server under it.
   const child = spawn(tc.codeServer, args, { cwd: tmp, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -188,6 +211,9 @@ export function workbenchUrl(server: CodeServer, folder: string, payload?: [stri
   return url;
 }
 
+/** Workbench chatter (features that want a network or an account) mixed into the test log. */
+const WORKBENCH_NOISE = /^\[(AgentHost|ChatModelSelection)\]/;
+
 export interface TestRun {
   readonly code: number;
   /** What the extension tests printed (mocha's report), line by line. */
@@ -218,7 +244,8 @@ export async function runExtensionTests(tc: Toolchain, opts: ExtensionTestOption
     const page = await browser.newPage();
     const exit = new Promise<number>((resolve, reject) => {
       void page.exposeFunction('codeAutomationLog', (_level: unknown, args: unknown) => {
-        const line = (Array.isArray(args) ? args : [args]).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ');
+        const line = format(...(Array.isArray(args) ? args : [args]));
+        if (WORKBENCH_NOISE.test(line)) return;
         lines.push(line);
         opts.onLine?.(line);
       });
@@ -231,7 +258,8 @@ export async function runExtensionTests(tc: Toolchain, opts: ExtensionTestOption
       ['extensionTestsPath', remoteUri(server, opts.extensionTestsPath)],
       ['skipWelcome', 'true'],
     ];
-    await page.goto(workbenchUrl(server, opts.workspace, payload));
+    // Loading the workbench takes long on a slow machine; the exit event below is what is awaited.
+    await page.goto(workbenchUrl(server, opts.workspace, payload), { waitUntil: 'commit', timeout: opts.limitMs ?? 600_000 });
     let limit: NodeJS.Timeout | undefined;
     const hung = new Promise<never>((_, reject) => {
       limit = setTimeout(() => reject(new Error('the extension tests did not finish')), opts.limitMs ?? 600_000);
