@@ -11,6 +11,7 @@ import type {
   DocumentSymbol,
   FoldingRange,
   Hover,
+  Location,
   SignatureHelp,
   TextEdit,
   WorkspaceEdit,
@@ -59,6 +60,8 @@ describe('language server over stdio (dist/server.js)', function () {
       ['documentRangeFormattingProvider', true],
       ['documentOnTypeFormattingProvider', { firstTriggerCharacter: '>' }],
       ['documentLinkProvider', { resolveProvider: false }],
+      ['definitionProvider', true],
+      ['referencesProvider', true],
       ['codeActionProvider', { codeActionKinds: ['quickfix', 'source.fixAll.apacheconf'], resolveProvider: false }],
       ['executeCommandProvider', { commands: [...SERVER_COMMAND_IDS] }],
     ];
@@ -291,6 +294,24 @@ describe('language server over stdio (dist/server.js)', function () {
         assert.ok(docs && typeof docs === 'object' && docs.value.includes(c.label), 'resolve gives the directive docs');
       });
     }
+
+    it('goes to the Define of a variable, in this file and in another open one', async () => {
+      const defs = uniqueUri('defs.conf');
+      await client.open(defs, 'Define DOCROOT /srv/www\n');
+      const { text, offset } = cursor('Define LOGS /var/log\nDocumentRoot ${DOCROOT}/site\nErrorLog ${LO|GS}/error.log\n');
+      const uri = uniqueUri();
+      const doc = await client.open(uri, text);
+      const here = await client.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: doc.positionAt(offset) });
+      assert.deepEqual(here, [{ uri, range: { start: { line: 0, character: 7 }, end: { line: 0, character: 11 } } }]);
+      const there = await client.request<Location[]>('textDocument/definition', { textDocument: { uri }, position: { line: 1, character: 17 } });
+      assert.deepEqual(there.map((l) => [l.uri, l.range.start.line]), [[defs, 0]]);
+      const refs = await client.request<Location[]>('textDocument/references', {
+        textDocument: { uri },
+        position: doc.positionAt(offset),
+        context: { includeDeclaration: false },
+      });
+      assert.deepEqual(refs.map((l) => [l.uri, l.range.start.line]), [[uri, 2]]);
+    });
 
     it('re-indents a section tag completed by `>` (on-type formatting)', async () => {
       const uri = uniqueUri();

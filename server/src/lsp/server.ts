@@ -127,6 +127,10 @@ export class ApacheConfServer {
     c.onDocumentFormatting(this.onDocument('formatting', [], (a, p) => this.service.format(a, p.options)));
     c.onDocumentRangeFormatting(this.onDocument('rangeFormatting', [], (a, p) => this.service.format(a, p.options, p.range)));
     c.onDocumentOnTypeFormatting(this.onDocument('onTypeFormatting', [], (a, p) => this.service.formatOnType(a, p.position, p.ch, p.options)));
+    c.onDefinition(this.onDocument('definition', [], (a, p) => this.service.definition(a, p.position, this.otherAnalyses(a.uri))));
+    c.onReferences(
+      this.onDocument('references', [], (a, p) => this.service.references(a, p.position, p.context.includeDeclaration, this.otherAnalyses(a.uri))),
+    );
     c.onDocumentLinks(this.onDocument('documentLink', [], (a) => this.service.documentLinks(a, this.features.linkOptions())));
     c.onCodeAction(
       this.onDocument('codeAction', [], (a, p) =>
@@ -163,6 +167,8 @@ export class ApacheConfServer {
       documentRangeFormattingProvider: true,
       documentOnTypeFormattingProvider: { firstTriggerCharacter: '>' },
       documentLinkProvider: { resolveProvider: false },
+      definitionProvider: true,
+      referencesProvider: true,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: false },
       executeCommandProvider: { commands: [...SERVER_COMMAND_IDS] },
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
@@ -273,6 +279,19 @@ export class ApacheConfServer {
   analysis(uri: string): Analysis | undefined {
     const doc = this.documents.get(uri);
     return doc ? this.cache.get(doc) : undefined;
+  }
+
+  /**
+   * The other open documents, as the rest of "the configuration" for
+   * definition and references. Bounded by what the user has open; files
+   * reached only through Include are not read here.
+   */
+  private otherAnalyses(uri: string): Analysis[] {
+    const out: Analysis[] = [];
+    for (const doc of this.documents.all()) {
+      if (doc.uri !== uri && doc.languageId === 'apacheconf') out.push(this.cache.get(doc));
+    }
+    return out;
   }
 
   // ---- requests ------------------------------------------------------------------
