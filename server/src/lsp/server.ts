@@ -6,7 +6,6 @@
  */
 import {
   CodeActionKind,
-  DidChangeConfigurationNotification,
   ResponseError,
   ErrorCodes,
   TextDocumentEdit,
@@ -178,9 +177,8 @@ export class ApacheConfServer {
 
   private initialized(): void {
     const caps = this.clientCapabilities;
-    if (this.pullConfiguration && caps.workspace?.didChangeConfiguration?.dynamicRegistration) {
-      void this.connection.client.register(DidChangeConfigurationNotification.type, { section: SECTION }).catch((e) => this.logError('register didChangeConfiguration', e));
-    }
+    // No dynamic registration for didChangeConfiguration: the VS Code client already sends it for the
+    // `apacheconf` section (synchronize.configurationSection), and a second registration would double it.
     if (caps.workspace?.workspaceFolders) {
       this.connection.workspace.onDidChangeWorkspaceFolders((e) => {
         const removed = new Set(e.removed.map((f) => fileUriToPath(f.uri)));
@@ -209,8 +207,8 @@ export class ApacheConfServer {
         this.logError('workspace/configuration', e);
         return;
       }
-    } else if (pushed === undefined) {
-      return;
+    } else if (pushed === undefined || pushed === null) {
+      return; // nothing pushed: keep what initializationOptions gave
     }
     if (this.disposed) return;
     this.applySettings(normalizeSettings(raw, (m) => this.connection.console.warn(m)));
@@ -289,7 +287,8 @@ export class ApacheConfServer {
   private otherAnalyses(uri: string): Analysis[] {
     const out: Analysis[] = [];
     for (const doc of this.documents.all()) {
-      if (doc.uri !== uri && doc.languageId === 'apacheconf') out.push(this.cache.get(doc));
+      // Whatever the client routes here is a config file, whatever its language id (`apache` in Vim).
+      if (doc.uri !== uri) out.push(this.cache.get(doc));
     }
     return out;
   }
