@@ -519,7 +519,7 @@ function decodePath(p: string): string {
 }
 
 /** fnmatch with FNM_PATHNAME: a wildcard never matches '/'. */
-function fnmatchPath(pattern: string, s: string): boolean {
+export function fnmatchPath(pattern: string, s: string): boolean {
   const re = globToRegExp(pattern).source.replace(/\.\*/g, '[^/]*').replace(/(^|[^\\])\.(?!\*)/g, '$1[^/]');
   return new RegExp(re).test(s);
 }
@@ -545,7 +545,7 @@ function fileOf(model: AccessModel, req: Request, vhost: Scope | null): string {
   return root.replace(/\/$/, '') + uri;
 }
 
-function dirApplies(s: Scope, filename: string): boolean {
+export function dirApplies(s: Scope, filename: string): boolean {
   const dir = filename.endsWith('/') ? filename : filename.slice(0, filename.lastIndexOf('/') + 1);
   if (s.regex) {
     try {
@@ -563,7 +563,7 @@ function dirApplies(s: Scope, filename: string): boolean {
   return /[*?[]/.test(pat) ? fnmatchPath(pat, prefix) : prefix === pat;
 }
 
-function locationApplies(s: Scope, uri: string): boolean {
+export function locationApplies(s: Scope, uri: string): boolean {
   if (s.regex) {
     try {
       return new RegExp(s.pattern).test(uri);
@@ -577,7 +577,7 @@ function locationApplies(s: Scope, uri: string): boolean {
   return p.endsWith('/') || uri.length === p.length || uri[p.length] === '/';
 }
 
-function filesApplies(s: Scope, filename: string): boolean {
+export function filesApplies(s: Scope, filename: string): boolean {
   const base = filename.slice(filename.lastIndexOf('/') + 1);
   if (s.regex) {
     try {

@@ -178,6 +178,8 @@ export interface Scope {
   paths: DirectiveNode[];
   /** Index in document order. */
   index: number;
+  /** For a regex that can only match one literal string (`^a\\.html$`): that string. */
+  literal?: string;
 }
 
 export interface Problem {
@@ -284,6 +286,10 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
       paths: [],
       index: scopes.length,
     };
+    if (regex) {
+      const lit = regexLiteral(pattern);
+      if (lit !== null) sc.literal = lit;
+    }
     scopes.push(sc);
     if (section) scopeOfSection.set(section, sc);
     return sc;
@@ -568,6 +574,13 @@ function checkFlattened(root: AuthzContainer, problems: Problem[]): void {
     for (const x of f.items) if ('items' in x.node) check(x.node);
   };
   check(flatten(root, false));
+}
+
+/** The one string a regex like `^/a/b\\.html$` matches, or null when it is not such a regex. */
+export function regexLiteral(re: string): string | null {
+  const m = /^\^((?:[^\\.*+?()[\]{}|^$]|\\[^a-zA-Z0-9])*)\$$/.exec(re);
+  if (!m) return null;
+  return m[1].replace(/\\(.)/g, '$1');
 }
 
 /** Every leaf of a tree. */

@@ -20,6 +20,7 @@ import {
   inMask,
   isAllMethods,
   leaves,
+  maskOf,
   type AccessModel,
   type AuthzContainer,
   type AuthzLeaf,
@@ -166,15 +167,23 @@ function ownItems(s: Scope): Array<DirectiveNode | SectionNode> {
   return out;
 }
 
-/** The scope's own Require items as R, each wrapped in its <Limit> when it sits in one. */
-function ownR(doc: ConfigDocument, s: Scope): R[] {
+/**
+ * The scope's own Require items as R. Without a method, each item keeps its <Limit> wrapper;
+ * with one, only the items that apply to it are kept, without their wrapper (the caller puts
+ * the result inside that method's <Limit>).
+ */
+function ownR(doc: ConfigDocument, s: Scope, method?: string): R[] {
   const out: R[] = [];
-  for (const it of ownItems(s)) {
+  const root = s.authz?.root;
+  if (!root) return out;
+  for (const ch of root.children) {
+    const it = ch.kind === 'leaf' ? ch.directive : ch.section!;
+    if (method !== undefined && !inMask(maskOf(ch), method)) continue;
     const start = it.type === 'section' ? it.open.lineStart : it.lineStart;
     const end = it.type === 'section' ? it.close?.lineEnd ?? it.open.lineEnd : it.lineEnd;
     const raw: R = { k: 'raw', lines: rawLines(doc, start, end) };
     const lim = limitOf(it, s);
-    out.push(lim ? { k: 'limit', except: lim.key === 'limitexcept', methods: lim.args.map((a) => a.raw), children: [raw] } : raw);
+    out.push(lim && method === undefined ? { k: 'limit', except: lim.key === 'limitexcept', methods: lim.args.map((a) => a.raw), children: [raw] } : raw);
   }
   return out;
 }
@@ -325,20 +334,30 @@ function ownReaches(s: Scope, method: string): boolean {
   return leaves(s.authz.root).some((l) => inMask(l.mask, method));
 }
 
-/** Emit one block per method class: the same block for all → that block; else <Limit>/<LimitExcept> per class. */
+/**
+ * Emit one block per method class. Classes (one per representative method) whose blocks print
+ * the same are joined; a single group needs no wrapper, else each group goes in a <Limit> and
+ * the group of "every other method" in a <LimitExcept>.
+ */
 function perClass(classes: MethodClass[], f: (c: MethodClass) => R | null): R[] | null {
-  const blocks = classes.map((c) => ({ c, r: f(c) }));
-  if (blocks.some((b) => b.r === null)) return null;
-  const keys = blocks.map((b) => summary(b.r!));
-  if (keys.every((k) => k === keys[0])) return topItems(blocks[0].r!);
+  const groups: Array<{ key: string; r: R; methods: string[] }> = [];
+  for (const c of classes) {
+    const r = f(c);
+    if (r === null) return null;
+    const key = summary(r);
+    const g = groups.find((x) => x.key === key);
+    if (g) g.methods.push(...c.methods);
+    else groups.push({ key, r, methods: [...c.methods] });
+  }
+  if (groups.length === 1) return topItems(groups[0].r);
+  const named = groups.flatMap((g) => g.methods).filter((m) => m !== OTHER_METHOD);
   const out: R[] = [];
-  const named = classes.flatMap((c) => c.methods).filter((m) => m !== OTHER_METHOD);
-  for (const b of blocks) {
-    const ms = b.c.methods.filter((m) => m !== OTHER_METHOD);
-    if (b.c.methods.includes(OTHER_METHOD)) {
+  for (const g of groups) {
+    const ms = g.methods.filter((m) => m !== OTHER_METHOD);
+    if (g.methods.includes(OTHER_METHOD)) {
       const others = named.filter((m) => !ms.includes(m));
-      out.push(others.length ? { k: 'limit', except: true, methods: others, children: topItems(b.r!) } : b.r!);
-    } else out.push({ k: 'limit', except: false, methods: ms, children: topItems(b.r!) });
+      out.push(others.length ? { k: 'limit', except: true, methods: others, children: topItems(g.r) } : g.r);
+    } else out.push({ k: 'limit', except: false, methods: ms, children: topItems(g.r) });
   }
   if (out.some((r) => r.k === 'limit' && hasLimit(r.children))) return null;
   return out;
@@ -371,8 +390,10 @@ interface GroupFacts {
   ys: Scope[];
 }
 
-function classesOf(x: Scope): MethodClass[] {
-  return methodClasses(x.compat!, leafMethods(x));
+/** One class per representative method (perClass joins those that end up alike). */
+function classesOf(x: Scope, extra: Scope[] = []): MethodClass[] {
+  const more = [...leafMethods(x), ...extra.flatMap(leafMethods)];
+  return methodClasses(x.compat!, more, false);
 }
 
 /** The X edit of a form, or null when the form does not exist for this X. */
@@ -380,7 +401,7 @@ function xEdit(doc: ConfigDocument, f: GroupFacts, x: Scope, form: XForm): Scope
   const c = x.compat!;
   const classes = classesOf(x);
   const hasOwn = !!x.authz?.root;
-  const own = hasOwn ? ownR(doc, x) : [];
+  const ownOf = (k: MethodClass) => ownR(doc, x, k.methods[0]);
   const merging = x.authz?.merging ?? 'off';
   const pts = f.infos.filter((i) => i.x === x);
   const anyS = classes.some((k) => k.satisfyAny);
@@ -392,9 +413,9 @@ function xEdit(doc: ConfigDocument, f: GroupFacts, x: Scope, form: XForm): Scope
     // P is thrown away (Off) — exact when P is empty everywhere, or when x's own Require replaced it anyway.
     const block = perClass(classes, (k) => {
       const t = T(k);
-      const reaches = k.methods.some((m) => ownReaches(x, m === OTHER_METHOD ? OTHER_METHOD : m));
-      if (!k.satisfyAny) return hasOwn ? rAll([t, orR(own)]) : t;
-      if (!hasOwn || !reaches) return GRANTED;
+      const own = ownOf(k);
+      if (!k.satisfyAny) return own.length ? rAll([t, orR(own)]) : t;
+      if (!own.length) return GRANTED;
       return rAny([t, ...own]);
     });
     if (!block) return null;
@@ -404,7 +425,10 @@ function xEdit(doc: ConfigDocument, f: GroupFacts, x: Scope, form: XForm): Scope
     if (anyS && allS) return null;
     const want = anyS ? 'or' : 'and';
     if (hasOwn && merging !== want) return null;
-    const block = perClass(classes, (k) => (anyS ? (hasOwn ? rAny([T(k), ...own]) : T(k)) : hasOwn ? rAll([T(k), orR(own)]) : T(k)));
+    const block = perClass(classes, (k) => {
+      const own = ownOf(k);
+      return anyS ? (own.length ? rAny([T(k), ...own]) : T(k)) : own.length ? rAll([T(k), orR(own)]) : T(k);
+    });
     if (!block) return null;
     return { ...base, block, merging: anyS ? 'Or' : 'And' };
   }
@@ -417,16 +441,17 @@ function xEdit(doc: ConfigDocument, f: GroupFacts, x: Scope, form: XForm): Scope
   const PR = P ? treeR(P) : null;
   const block = perClass(classes, (k) => {
     const t = T(k);
-    const ownBlock = hasOwn ? orR(own) : null;
-    if (!k.satisfyAny) {
-      if (!hasOwn || merging === 'off') return rAll([t, ...(PR && !hasOwn ? [PR] : []), ...(ownBlock ? [ownBlock] : [])]);
-      if (merging === 'and') return rAll([t, ...(PR ? [PR] : []), ownBlock!]);
-      return rAll([t, PR ? rAny([PR, ownBlock!]) : ownBlock!]);
-    }
-    if (!hasOwn) return PR ? rAny([t, PR]) : GRANTED;
-    if (merging === 'off') return rAny([t, ownBlock!]);
-    if (merging === 'or') return rAny([t, ...(PR ? [PR] : []), ownBlock!]);
-    return rAny([t, PR ? rAll([PR, ownBlock!]) : ownBlock!]);
+    const own = ownOf(k);
+    const Zx = own.length ? orR(own) : null;
+    // Z for this class: Off → Zx, or granted when x's own lines do not reach it (an empty tree);
+    // And → P ∧ Zx; Or → P ∨ Zx (a part that does not reach the method drops out).
+    let Z: R | null;
+    if (!hasOwn) Z = PR;
+    else if (merging === 'off') Z = Zx ?? GRANTED;
+    else if (merging === 'and') Z = PR && Zx ? rAll([PR, Zx]) : PR ?? Zx;
+    else Z = PR && Zx ? rAny([PR, Zx]) : PR ?? Zx;
+    if (!k.satisfyAny) return Z ? rAll([t, Z]) : t;
+    return Z ? rAny([t, Z]) : GRANTED;
   });
   if (!block) return null;
   return { ...base, block, merging: merging === 'off' ? undefined : null };
@@ -451,17 +476,24 @@ function yEdit(doc: ConfigDocument, f: GroupFacts, y: Scope, form: YForm, xForms
     else nothingBefore = true;
     if (i.applied.slice(0, idx).some((a) => a.scope.authz?.root)) firstRequire = false;
   }
+  if (form === 'b') {
+    // Only the first Require section on the way, nothing in effect before it, and before it in the
+    // rewrite at most the request's own T(C) (its X had no Require and nothing before it).
+    if (somethingBefore || !firstRequire) return null;
+    for (const x of xs) {
+      if (!x) continue;
+      if (classesOf(x).some((k) => k.satisfyAny)) return null;
+      if (x.authz?.root) return null;
+      const xf = xForms.get(x);
+      if (xf && xf !== 'off') return null;
+    }
+    return { scope: y, drop: [], moveOwn: false, block: null, merging: 'And' };
+  }
   if (xs.size !== 1) return null;
   const x = [...xs][0];
   if (!x) return null;
   const classes = classesOf(x);
   const merging = y.authz?.merging ?? 'off';
-  if (form === 'b') {
-    if (classes.some((k) => k.satisfyAny)) return null;
-    if (somethingBefore || !firstRequire) return null;
-    if (xForms.get(x) === 'written' && x.authz?.root) return null;
-    return { scope: y, drop: [], moveOwn: false, block: null, merging: 'And' };
-  }
   if (somethingBefore && nothingBefore) return null;
   const own = ownR(doc, y);
   if (!own.length) return null;
@@ -724,6 +756,7 @@ export function planMigration(doc: ConfigDocument, ctx: FileContext, options: Pl
         break;
       }
       lastWhy = `the candidate rewrite was checked and is not exact: ${r.why}.`;
+      if (process.env.ACCESS_DEBUG) console.log(`[candidate ${cand.name}] ${lastWhy}\n${text}`);
     }
     if (!chosen) {
       fail(lastWhy);

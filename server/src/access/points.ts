@@ -12,8 +12,8 @@
  */
 import { formatClient, parseSubnetToken, samplesOf, type ClientAddr } from './addr';
 import { leaves, normMethod, type AccessModel, type AuthzLeaf, type Scope } from './model';
-import { leafKey, type AuthzResult, type Client, type Credentials } from './evaluate';
-import { globToRegExp, normPath } from './region';
+import { dirApplies, filesApplies, leafKey, locationApplies, type AuthzResult, type Client, type Credentials } from './evaluate';
+import { normPath } from './region';
 import { OTHER_METHOD } from './translate';
 
 export interface Point {
@@ -25,32 +25,6 @@ export interface Point {
 
 function sampleOfGlob(p: string): string {
   return p.replace(/\[!?([^\]])[^\]]*\]/g, '$1').replace(/\*/g, 'zz').replace(/\?/g, 'z');
-}
-
-function fnmatchPath(pattern: string, s: string): boolean {
-  const re = globToRegExp(pattern).source.replace(/\.\*/g, '[^/]*').replace(/(^|[^\\])\.(?!\*)/g, '$1[^/]');
-  return new RegExp(re).test(s);
-}
-
-function dirMatchesPath(s: Scope, dir: string): boolean {
-  const pat = normPath(s.pattern);
-  if (pat === '/') return true;
-  const parts = normPath(dir).split('/');
-  const want = pat.split('/').length;
-  if (parts.length < want) return false;
-  const prefix = parts.slice(0, want).join('/');
-  return /[*?[]/.test(pat) ? fnmatchPath(pat, prefix) : prefix === pat;
-}
-
-function locMatches(s: Scope, uri: string): boolean {
-  const p = s.pattern;
-  if (/[*?[]/.test(p)) return fnmatchPath(p, uri);
-  if (!uri.startsWith(p)) return false;
-  return p.endsWith('/') || uri.length === p.length || uri[p.length] === '/';
-}
-
-function filesMatches(s: Scope, name: string): boolean {
-  return /[*?[]/.test(s.pattern) ? fnmatchPath(s.pattern, name) : s.pattern === name;
 }
 
 const isDir = (s: Scope) => s.kind === 'directory' || s.kind === 'directorymatch' || s.kind === 'proxy' || s.kind === 'proxymatch';
@@ -100,85 +74,156 @@ export interface PointSet {
   points: Point[];
   /** True when the set had to be cut short (too many combinations). */
   truncated: boolean;
+  /** True when URL paths were mapped to files through a DocumentRoot the file shows. */
+  mapped: boolean;
+}
+
+/** URL → file mapping the file shows for a vhost (or the main server): DocumentRoot and plain Aliases. */
+interface Mapping {
+  root: string;
+  aliases: Array<[string, string]>;
+}
+
+function mappingFor(model: AccessModel, vhost: Scope | null): Mapping | null {
+  const top = model.scopes[0];
+  const chain = vhost ? [top, vhost] : [top];
+  let root: string | null = null;
+  const aliases: Array<[string, string]> = [];
+  for (const s of chain) {
+    for (const d of s.paths) {
+      if (d.key === 'documentroot' && d.args[0]) root = d.args[0].value;
+      else if ((d.key === 'alias' || d.key === 'scriptalias') && d.args.length >= 2) aliases.push([d.args[0].value, d.args[1].value]);
+      else return null;
+    }
+    // Anything else that can map URLs somewhere else makes the mapping unknown.
+    if (s.directives.some((d) => d.key === 'rewriterule' || d.key === 'rewriteengine' || d.key === 'userdir' || d.key === 'proxypass')) return null;
+  }
+  if (model.doc.sections.some((x) => x.key === 'proxy' || x.key === 'proxymatch')) return null;
+  return root ? { root: normPath(root), aliases } : null;
+}
+
+function mapUri(m: Mapping, uri: string): string {
+  for (const [from, to] of [...m.aliases].reverse()) {
+    if (uri === from || uri.startsWith(from.endsWith('/') ? from : from + '/')) return to + uri.slice(from.length);
+  }
+  return (m.root === '/' ? '' : m.root) + uri;
+}
+
+/** The URL prefix that maps to a directory, if any. */
+function uriOfDir(m: Mapping, dir: string): string | null {
+  const d = normPath(dir);
+  for (const [from, to] of m.aliases) {
+    const t = normPath(to);
+    if (d === t || d.startsWith(t + '/')) return normPath(from) + d.slice(t.length);
+  }
+  if (d === m.root) return '';
+  if (d.startsWith(m.root === '/' ? '/' : m.root + '/')) return m.root === '/' ? d : d.slice(m.root.length);
+  return null;
 }
 
 /** The request locations that matter for a group of scopes. */
 export function pointsFor(model: AccessModel, group: Scope[], limit = 4096): PointSet {
   const scopes = withAncestors(group);
   const vhosts = scopes.filter((s) => s.kind === 'virtualhost');
-  const vhostOptions: Array<Scope | null> = [null, ...vhosts];
-  const dirLevel = model.context === 'htaccess' || model.context === 'directory';
-
+  const vhostOptions: Array<Scope | null> = model.context === 'server' ? [null, ...vhosts] : [null];
   const litDirs = scopes.filter((s) => isDir(s) && !s.regex && s.kind !== 'proxy');
-  const dirPaths = new Set<string>();
-  for (const d of litDirs) {
-    const p = normPath(/[*?[]/.test(d.pattern) ? sampleOfGlob(d.pattern) : d.pattern);
-    dirPaths.add(p === '/' ? '/zz' : p + '/zz');
-  }
-  dirPaths.add('/zz-elsewhere/zz');
-  const files = scopes.filter((s) => isFiles(s) && !s.regex);
+  // A regex that matches one literal string only (^a\.html$) is treated as that string.
+  const lit = (s: Scope) => s.regex && s.literal !== undefined && !isDir(s);
+  const files = scopes.filter((s) => isFiles(s) && (!s.regex || lit(s)));
   const names = new Set<string>(['zz-other.html']);
-  for (const f of files) names.add(/[*?[]/.test(f.pattern) ? sampleOfGlob(f.pattern) : f.pattern);
-  const locs = scopes.filter((s) => isLoc(s) && !s.regex);
-  const uris = new Set<string>(['/zz-elsewhere']);
-  for (const l of locs) {
-    const p = /[*?[]/.test(l.pattern) ? sampleOfGlob(l.pattern) : l.pattern;
-    uris.add(p);
-    uris.add(p.endsWith('/') ? p + 'zz' : p + '/zz');
-  }
-  const free = scopes.filter((s) => s.regex || s.kind === 'proxy');
+  for (const f of files) names.add(lit(f) ? f.literal! : /[*?[]/.test(f.pattern) ? sampleOfGlob(f.pattern) : f.pattern);
+  const locs = scopes.filter((s) => isLoc(s) && (!s.regex || lit(s)));
+  const free = scopes.filter((s) => (s.regex && !lit(s)) || s.kind === 'proxy');
   const chains = ifChains(scopes.filter(isIf), model);
+  const mappings = vhostOptions.map((v) => mappingFor(model, v));
+  const mapped = mappings.every((m) => m !== null);
 
-  let total = vhostOptions.length * dirPaths.size * names.size * uris.size * 2 ** free.length;
+  // Where: (uri, filename) pairs.
+  const places: Array<{ vh: Scope | null; uri: string; file: string }> = [];
+  vhostOptions.forEach((vh, vi) => {
+    const m = mappings[vi];
+    if (m) {
+      const prefixes = new Set<string>(['', '/zz-elsewhere']);
+      const fullUris = new Set<string>();
+      for (const l of locs) {
+        const p = lit(l) ? l.literal! : /[*?[]/.test(l.pattern) ? sampleOfGlob(l.pattern) : l.pattern;
+        prefixes.add(normPath(p) === '/' ? '' : normPath(p));
+        fullUris.add(p);
+      }
+      for (const d of litDirs) {
+        const p = normPath(/[*?[]/.test(d.pattern) ? sampleOfGlob(d.pattern) : d.pattern);
+        const u = uriOfDir(m, p);
+        if (u !== null) {
+          prefixes.add(u);
+          prefixes.add(u + '/zz');
+        }
+      }
+      for (const [from] of m.aliases) prefixes.add(normPath(from));
+      const uris = new Set<string>(fullUris);
+      for (const p of prefixes) for (const n of names) uris.add(`${p}/${n}`);
+      for (const u of uris) places.push({ vh, uri: u, file: mapUri(m, u) });
+    } else {
+      const dirPaths = new Set<string>();
+      for (const d of litDirs) {
+        const p = normPath(/[*?[]/.test(d.pattern) ? sampleOfGlob(d.pattern) : d.pattern);
+        dirPaths.add(p === '/' ? '/zz' : p + '/zz');
+        dirPaths.add(p === '/' ? '' : p);
+      }
+      dirPaths.add('/zz-elsewhere/zz');
+      const uris = new Set<string>(['/zz-elsewhere']);
+      for (const l of locs) {
+        const p = lit(l) ? l.literal! : /[*?[]/.test(l.pattern) ? sampleOfGlob(l.pattern) : l.pattern;
+        uris.add(p);
+        uris.add(p.endsWith('/') ? p + 'zz' : p + '/zz');
+      }
+      for (const d of dirPaths) for (const n of names) for (const u of uris) places.push({ vh, uri: u, file: `${d}/${n}` });
+    }
+  });
+
+  let total = places.length * 2 ** free.length;
   for (const c of chains) total *= c.length + (c[c.length - 1].kind === 'else' ? 0 : 1);
   const points: Point[] = [];
-  if (total > limit) return { points, truncated: true };
-
-  for (const vh of vhostOptions) {
-    for (const dir of dirPaths) {
-      for (const name of names) {
-        for (const uri of uris) {
-          for (let bits = 0; bits < 2 ** free.length; bits++) {
-            const chainChoices: number[][] = [[]];
-            for (const c of chains) {
-              const n = c.length + (c[c.length - 1].kind === 'else' ? 0 : 1);
-              const next: number[][] = [];
-              for (const prev of chainChoices) for (let k = 0; k < n; k++) next.push([...prev, k]);
-              chainChoices.splice(0, chainChoices.length, ...next);
-            }
-            for (const choice of chainChoices) {
-              const freeOn = new Set(free.filter((_, i) => (bits >> i) & 1).map((s) => s.index));
-              const ifOn = new Set<number>();
-              chains.forEach((c, i) => {
-                if (choice[i] < c.length) ifOn.add(c[choice[i]].index);
-              });
-              const test = (s: Scope): boolean => {
-                switch (s.kind) {
-                  case 'top':
-                    return true;
-                  case 'virtualhost':
-                    return vh !== null && s.index === vh.index;
-                  default:
-                }
-                if (s.regex || s.kind === 'proxy') return freeOn.has(s.index);
-                if (isDir(s)) return dirMatchesPath(s, dir);
-                if (isFiles(s)) return filesMatches(s, name);
-                if (isLoc(s)) return locMatches(s, uri);
-                if (isIf(s)) return ifOn.has(s.index);
-                return false;
-              };
-              const parts = [`${uri}`, `file ${dir}/${name}`];
-              if (vh) parts.push(`vhost #${vh.index}`);
-              if (free.length) parts.push(`regex sections ${[...freeOn].join(',') || 'none'}`);
-              if (chains.length) parts.push(`<If> branches ${[...ifOn].join(',') || 'none'}`);
-              points.push({ test, label: parts.join(', ') });
-            }
+  if (total > limit) return { points, truncated: true, mapped };
+  const chainChoices: number[][] = [[]];
+  for (const c of chains) {
+    const n = c.length + (c[c.length - 1].kind === 'else' ? 0 : 1);
+    const next: number[][] = [];
+    for (const prev of chainChoices) for (let k = 0; k < n; k++) next.push([...prev, k]);
+    chainChoices.splice(0, chainChoices.length, ...next);
+  }
+  for (const pl of places) {
+    for (let bits = 0; bits < 2 ** free.length; bits++) {
+      for (const choice of chainChoices) {
+        const freeOn = new Set(free.filter((_, i) => (bits >> i) & 1).map((s) => s.index));
+        const ifOn = new Set<number>();
+        chains.forEach((c, i) => {
+          if (choice[i] < c.length) ifOn.add(c[choice[i]].index);
+        });
+        const test = (s: Scope): boolean => {
+          switch (s.kind) {
+            case 'top':
+              return true;
+            case 'virtualhost':
+              return pl.vh !== null && s.index === pl.vh.index;
+            default:
           }
-        }
+          if (lit(s)) return isFiles(s) ? pl.file.slice(pl.file.lastIndexOf('/') + 1) === s.literal : pl.uri === s.literal;
+          if (s.regex || s.kind === 'proxy') return freeOn.has(s.index);
+          if (isDir(s)) return dirApplies(s, pl.file);
+          if (isFiles(s)) return filesApplies(s, pl.file);
+          if (isLoc(s)) return locationApplies(s, pl.uri);
+          if (isIf(s)) return ifOn.has(s.index);
+          return false;
+        };
+        const parts = [`${pl.uri}`, `file ${pl.file}`];
+        if (pl.vh) parts.push(`vhost #${pl.vh.index}`);
+        if (free.length) parts.push(`regex sections ${[...freeOn].join(',') || 'none'}`);
+        if (chains.length) parts.push(`<If> branches ${[...ifOn].join(',') || 'none'}`);
+        points.push({ test, label: parts.join(', ') });
       }
     }
   }
-  return { points, truncated: false };
+  return { points, truncated: false, mapped };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -172,7 +172,7 @@ function masksOf(c: CompatConfig): MethodSet[] {
 }
 
 /** Split the methods into classes with the same order, filtered lists and Satisfy. */
-export function methodClasses(c: CompatConfig, extra: string[] = []): MethodClass[] {
+export function methodClasses(c: CompatConfig, extra: string[] = [], join = true): MethodClass[] {
   const named = uniq([...methodsNamed(masksOf(c)), ...extra.map((m) => m.toUpperCase())]);
   const reps = [...named, OTHER_METHOD];
   const classes: MethodClass[] = [];
@@ -184,7 +184,7 @@ export function methodClasses(c: CompatConfig, extra: string[] = []): MethodClas
       deny: c.deny.filter((e) => inMask(e.mask, m)).map((e) => e.token),
       satisfyAny: satisfyAnyFor(c, m),
     };
-    const same = classes.find(
+    const same = join && classes.find(
       (x) => x.order === cls.order && x.satisfyAny === cls.satisfyAny && sameTokens(x.allow, cls.allow) && sameTokens(x.deny, cls.deny),
     );
     if (same) same.methods.push(m);
