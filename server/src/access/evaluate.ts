@@ -666,50 +666,176 @@ export function explainModel(model: AccessModel, request: Request): Evaluation {
   const vhost = request.serverName ? vhosts.find((v) => serverNameOf(v) === request.serverName) ?? null : null;
   const uri = decodePath(request.path);
   const filename = fileOf(model, request, vhost);
-  let unknownIf = false;
-  const test: ScopeTest = (s) => {
-    switch (s.kind) {
-      case 'top':
-        return true;
-      case 'virtualhost':
-        return s === vhost;
-      case 'directory':
-      case 'directorymatch':
-        if (request.htaccessDir && !filename.startsWith(request.htaccessDir)) return false;
-        return dirApplies(s, filename);
-      case 'proxy':
-      case 'proxymatch':
-        return false;
-      case 'files':
-      case 'filesmatch':
-        return filesApplies(s, filename);
-      case 'location':
-      case 'locationmatch':
-        return locationApplies(s, uri);
-      default: {
-        const v = request.ifs?.[s.section!.open.start];
-        if (v === undefined) {
-          unknownIf = true;
+  const headers = new Map<string, string>();
+  for (const [k, v] of Object.entries(request.headers ?? {})) headers.set(k.toLowerCase(), v);
+  const exprCtx: ExprContext = { headers, uri, method, addr: ipText };
+  // <If> conditions: given, or worked out for simple expressions, else tried both ways.
+  const ifScopes = model.scopes.filter((s) => s.kind === 'if' || s.kind === 'elseif' || s.kind === 'else');
+  const own = new Map<Scope, boolean | undefined>();
+  for (const s of ifScopes) {
+    const given = request.ifs?.[s.section!.open.start];
+    own.set(s, s.kind === 'else' ? true : given ?? evalCondition(s.section!.args.map((a) => a.value).join(' '), exprCtx));
+  }
+  const unknown = ifScopes.filter((s) => own.get(s) === undefined);
+  if (unknown.length > 6) return { status: null, decision: 'unknown', steps: [{ line: 0, directive: '<If>', effect: 'too many conditions not known' }] };
+  let result: Evaluation | null = null;
+  for (let bits = 0; bits < 2 ** unknown.length; bits++) {
+    const value = (s: Scope): boolean => {
+      const k = unknown.indexOf(s);
+      return k >= 0 ? !!((bits >> k) & 1) : own.get(s)!;
+    };
+    const ev = evaluateWith(model, request, (s) => {
+      switch (s.kind) {
+        case 'top':
+          return true;
+        case 'virtualhost':
+          return s === vhost;
+        case 'directory':
+        case 'directorymatch':
+          if (request.htaccessDir && !filename.startsWith(request.htaccessDir)) return false;
+          return dirApplies(s, filename);
+        case 'proxy':
+        case 'proxymatch':
           return false;
-        }
-        return v;
+        case 'files':
+        case 'filesmatch':
+          return filesApplies(s, filename);
+        case 'location':
+        case 'locationmatch':
+          return locationApplies(s, uri);
+        default:
+          return chainValue(s, value);
       }
+    }, { method, ipText, addr });
+    if (!result) result = ev;
+    else if (result.status !== ev.status) {
+      return { status: null, decision: 'unknown', steps: [...result.steps, { line: s0(unknown[0]), directive: '<If>', effect: 'the outcome depends on a condition the editor cannot evaluate' }] };
     }
-  };
+  }
+  return result!;
+}
+
+function s0(s: Scope): number {
+  return s.section?.open.line ?? 0;
+}
+
+/** An If/ElseIf/Else branch applies when its own condition holds and no earlier branch of its chain did. */
+function chainValue(s: Scope, value: (s: Scope) => boolean): boolean {
+  if (!value(s)) return false;
+  if (s.kind === 'if') return true;
+  // Walk back over the chain: previous ElseIf/If siblings.
+  let prev = previousBranch(s);
+  while (prev) {
+    if (value(prev)) return false;
+    if (prev.kind === 'if') break;
+    prev = previousBranch(prev);
+  }
+  return true;
+}
+
+function previousBranch(s: Scope): Scope | null {
+  const parent = s.parent;
+  if (!parent) return null;
+  // Scopes of the same parent in document order; the branch right before s.
+  let best: Scope | null = null;
+  for (const sib of siblingScopes.get(parent) ?? []) {
+    if (sib.index < s.index && (sib.kind === 'if' || sib.kind === 'elseif') && sib.section!.parent === s.section!.parent) best = sib;
+  }
+  return best;
+}
+
+const siblingScopes = new WeakMap<Scope, Scope[]>();
+
+function evaluateWith(model: AccessModel, request: Request, test: ScopeTest, c: { method: string; ipText: string; addr: ClientAddr }): Evaluation {
+  if (!siblingScopes.has(model.scopes[0])) {
+    for (const s of model.scopes) {
+      if (!s.parent) continue;
+      const list = siblingScopes.get(s.parent) ?? [];
+      list.push(s);
+      siblingScopes.set(s.parent, list);
+    }
+    siblingScopes.set(model.scopes[0], siblingScopes.get(model.scopes[0]) ?? []);
+  }
   const applied = appliedScopes(model, test);
   const env = new Map<string, string>(Object.entries(request.env ?? {}));
-  runSetEnv(applied, request, { addr: ipText, method }, env);
-  const hostName = request.hostName !== undefined ? request.hostName : ipText === '127.0.0.1' ? 'localhost' : null;
+  runSetEnv(applied, request, { addr: c.ipText, method: c.method }, env);
+  const hostName = request.hostName !== undefined ? request.hostName : c.ipText === '127.0.0.1' ? 'localhost' : null;
   const groups = request.groups ?? {};
   const client: Client = {
-    method,
-    addr,
+    method: c.method,
+    addr: c.addr,
     hostName,
     env: new Set(env.keys()),
     credentials: request.credentials ?? { kind: 'none' },
     inGroup: (u, g) => (groups[g] ?? []).includes(u),
   };
-  const ev = evaluateApplied(applied, client, true);
-  if (unknownIf) return { status: null, decision: 'unknown', steps: [...ev.steps, { line: 0, directive: '<If>', effect: 'condition not known' }] };
-  return ev;
+  return evaluateApplied(applied, client, true);
+}
+
+// ---------------------------------------------------------------------------------------------
+// A small part of ap_expr, enough for the usual <If> conditions
+
+interface ExprContext {
+  headers: Map<string, string>;
+  uri: string;
+  method: string;
+  addr: string;
+}
+
+/** The value of a simple ap_expr condition, or undefined when it is beyond this evaluator. */
+export function evalCondition(expr: string, ctx: ExprContext): boolean | undefined {
+  const e = expr.trim();
+  if (e.startsWith('!')) {
+    const v = evalCondition(e.slice(1).replace(/^\s*\((.*)\)\s*$/, '$1'), ctx);
+    return v === undefined ? undefined : !v;
+  }
+  let m = /^-([nz])\s+(.+)$/.exec(e);
+  if (m) {
+    const v = evalString(m[2], ctx);
+    if (v === undefined) return undefined;
+    return m[1] === 'n' ? v.length > 0 : v.length === 0;
+  }
+  m = /^(.+?)\s*(==|!=|=~|!~)\s*(.+)$/.exec(e);
+  if (m) {
+    const left = evalString(m[1], ctx);
+    if (left === undefined) return undefined;
+    if (m[2] === '==' || m[2] === '!=') {
+      const right = evalString(m[3], ctx);
+      if (right === undefined) return undefined;
+      return (left === right) === (m[2] === '==');
+    }
+    const rm = /^(?:\/(.*)\/|m(.)(.*)\2)(i?)$/.exec(m[3].trim());
+    if (!rm) return undefined;
+    const body = rm[1] ?? rm[3];
+    try {
+      return new RegExp(body, rm[4]).test(left) === (m[2] === '=~');
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+function evalString(t: string, ctx: ExprContext): string | undefined {
+  const s = t.trim();
+  let m = /^'([^']*)'$/.exec(s) ?? /^"([^"]*)"$/.exec(s);
+  if (m) return m[1];
+  m = /^%\{([^}]+)\}$/.exec(s);
+  if (!m) return undefined;
+  const v = m[1];
+  if (/^HTTP:/i.test(v)) return ctx.headers.get(v.slice(5).toLowerCase()) ?? '';
+  switch (v.toUpperCase()) {
+    case 'REQUEST_URI':
+      return ctx.uri;
+    case 'REQUEST_METHOD':
+      return ctx.method;
+    case 'REMOTE_ADDR':
+      return ctx.addr;
+    case 'QUERY_STRING':
+      return '';
+    case 'HTTPS':
+      return 'off';
+    default:
+      return undefined;
+  }
 }
