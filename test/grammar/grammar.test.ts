@@ -144,11 +144,11 @@ describe('grammar: test/grammar/cases with vscode-tmgrammar-test', () => {
     );
     const output = `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}`;
     assert.equal(r.status, 0, `vscode-tmgrammar-test failed:\n${output}`);
-    for (const c of cases) assert.match(output, new RegExp(`${c.replace('.', '\\.')} run successfuly`), `${c} was not run`);
+    for (const c of cases) assert.ok(output.includes(c), `${c} was not run:\n${output}`);
   });
 });
 
-describe('grammar: lines that keep their CR', () => {
+describe('grammar: line ends (lines that keep their CR)', () => {
   const directive = 'keyword.other.directive.apacheconf';
   const comment = 'comment.line.number-sign.apacheconf';
   const continuation = 'constant.character.escape.line-continuation.apacheconf';
@@ -188,6 +188,14 @@ describe('grammar: lines that keep their CR', () => {
       name: 'a line that ends in CR without a backslash ends the directive',
       lines: ['Listen 80\r', 'Listen 81\r'],
       expect: [[1, 0, directive, true]],
+    },
+    {
+      name: 'a backslash followed by a blank is no continuation',
+      lines: ['ServerAdmin admin@example.com \\ \r', 'Listen 80\r'],
+      expect: [
+        [0, 30, continuation, false],
+        [1, 0, directive, true],
+      ],
     },
     {
       name: 'a # after CR-continued lines is still an argument',

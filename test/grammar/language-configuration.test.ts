@@ -78,6 +78,7 @@ describe('language configuration', () => {
     { line: '  </IfModule>', start: false, end: true, indent: false, outdent: true },
     { line: '# <Directory /x>', start: false, end: false, indent: false, outdent: false },
     { line: '#</Directory>', start: false, end: false, indent: false, outdent: false },
+    { line: '<Files x></Files>', start: true, end: false, indent: false, outdent: false },
     { line: 'Listen 80', start: false, end: false, indent: false, outdent: false },
     { line: 'Header set X "<b>"', start: false, end: false, indent: false, outdent: false },
   ];
