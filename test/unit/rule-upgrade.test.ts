@@ -3,8 +3,9 @@ import { applyFix, covered, findingsOf, lines } from '../support/rules';
 
 describe('rules renamed-directive, obsolete-directive, changed-value', () => {
   const fixes: Array<{ rule: string; before: string; after: string | undefined; flagged: string[] }> = [
-    { rule: 'renamed-directive', before: lines('<IfModule mpm_prefork_module>', '    MaxClients          150', '</IfModule>'), after: lines('<IfModule mpm_prefork_module>', '    MaxRequestWorkers          150', '</IfModule>'), flagged: ['MaxClients'] },
+    { rule: 'renamed-directive', before: lines('<IfModule mpm_prefork_module>', '    MaxClients          150', '</IfModule>'), after: lines('<IfModule mpm_prefork_module>', '    MaxRequestWorkers   150', '</IfModule>'), flagged: ['MaxClients'] },
     { rule: 'renamed-directive', before: lines('MaxRequestsPerChild 0'), after: lines('MaxConnectionsPerChild 0'), flagged: ['MaxRequestsPerChild'] },
+    { rule: 'renamed-directive', before: lines('MaxRequestsPerChild   0'), after: lines('MaxConnectionsPerChild 0'), flagged: ['MaxRequestsPerChild'] },
     { rule: 'renamed-directive', before: lines('maxclients 10'), after: lines('MaxRequestWorkers 10'), flagged: ['maxclients'] },
     { rule: 'renamed-directive', before: lines('MaxRequestWorkers 10', 'MaxConnectionsPerChild 0'), after: undefined, flagged: [] },
     { rule: 'obsolete-directive', before: lines('Listen 80', 'NameVirtualHost *:80', '<VirtualHost *:80>', '</VirtualHost>'), after: lines('Listen 80', '<VirtualHost *:80>', '</VirtualHost>'), flagged: ['NameVirtualHost *:80'] },

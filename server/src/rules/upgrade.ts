@@ -19,6 +19,19 @@ function hintIn22(d: DirectiveNode): Partial<Finding> {
   return in22Branch(d) ? { severity: 'hint', maxSeverity: 'hint' } : {};
 }
 
+/**
+ * Rename a directive; where its value was aligned in a column with spaces,
+ * take the difference in length out of those spaces (at least one stays).
+ */
+function renameKeepingColumn(text: string, d: DirectiveNode, to: string): { start: number; end: number; newText: string } {
+  let gapEnd = d.name.end;
+  while (text[gapEnd] === ' ') gapEnd++;
+  const gap = gapEnd - d.name.end;
+  if (!d.args.length || gap < 2) return { start: d.name.start, end: d.name.end, newText: to };
+  const spaces = Math.max(1, gap - (to.length - d.name.raw.length));
+  return { start: d.name.start, end: gapEnd, newText: to + ' '.repeat(spaces) };
+}
+
 export const renamedDirectiveRule: Rule = {
   id: 'renamed-directive',
   defaultSeverity: 'warning',
@@ -37,7 +50,7 @@ export const renamedDirectiveRule: Rule = {
         tags: ['deprecated'],
         ...hintIn22(d),
         data: { directive: fact.name, renamedTo: fact.renamedTo },
-        ...(only22 ? {} : { fixes: [{ title: `Rename to ${fact.renamedTo}`, edits: [{ start: d.name.start, end: d.name.end, newText: fact.renamedTo }], preferred: true }] }),
+        ...(only22 ? {} : { fixes: [{ title: `Rename to ${fact.renamedTo}`, edits: [renameKeepingColumn(doc.text, d, fact.renamedTo)], preferred: true }] }),
       });
     }
     return out;
