@@ -2,6 +2,7 @@
 // They catch what unit tests of the features cannot: bundling mistakes,
 // capabilities, versions on diagnostics, edits that the client must apply.
 import assert from 'node:assert/strict';
+import * as fs from 'fs';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type {
   CodeAction,
@@ -12,6 +13,7 @@ import type {
   FoldingRange,
   Hover,
   Location,
+  SelectionRange,
   SignatureHelp,
   TextEdit,
   WorkspaceEdit,
@@ -294,6 +296,26 @@ describe('language server over stdio (dist/server.js)', function () {
         assert.ok(docs && typeof docs === 'object' && docs.value.includes(c.label), 'resolve gives the directive docs');
       });
     }
+
+    it('gives selection ranges that grow from the word to the document', async () => {
+      const uri = uniqueUri();
+      await client.open(uri, NESTED);
+      const [chain] = await client.request<SelectionRange[]>('textDocument/selectionRange', { textDocument: { uri }, positions: [{ line: 3, character: 2 }] });
+      const ranges: SelectionRange['range'][] = [];
+      for (let r: SelectionRange | undefined = chain; r; r = r.parent) ranges.push(r.range);
+      assert.ok(ranges.length >= 3, JSON.stringify(ranges));
+      assert.deepEqual(ranges[0], { start: { line: 3, character: 0 }, end: { line: 3, character: 7 } });
+      assert.equal(ranges[ranges.length - 1].start.line, 0);
+    });
+
+    it('links an Include to its file', async () => {
+      const uri = uniqueUri();
+      await client.open(uri, 'Include /etc/apache2/ports.conf\n');
+      const links = await client.request<Array<{ target?: string }>>('textDocument/documentLink', { textDocument: { uri } });
+      // The server checks the disk (a trusted workspace): a link only when the file is there.
+      const expected = fs.existsSync('/etc/apache2/ports.conf') ? ['file:///etc/apache2/ports.conf'] : [];
+      assert.deepEqual(links.map((l) => l.target), expected);
+    });
 
     it('goes to the Define of a variable, in this file and in another open one', async () => {
       const defs = uniqueUri('defs.conf');
