@@ -176,9 +176,9 @@ export interface Page {
   waitForFunction(fn: string, arg?: unknown, opts?: { timeout?: number }): Promise<unknown>;
   locator(selector: string, opts?: { hasText?: string | RegExp }): Locator;
   exposeFunction(name: string, fn: (...args: any[]) => unknown): Promise<void>;
-  screenshot(opts: { path: string; clip?: object; type?: 'png' | 'jpeg' }): Promise<Buffer>;
+  screenshot(opts: { path: string; clip?: object; type?: 'png' | 'jpeg'; omitBackground?: boolean }): Promise<Buffer>;
   keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
-  mouse: { move(x: number, y: number): Promise<void>; click(x: number, y: number): Promise<void> };
+  mouse: { move(x: number, y: number, opts?: { steps?: number }): Promise<void>; click(x: number, y: number): Promise<void>; down(): Promise<void>; up(): Promise<void> };
   on(event: string, fn: (arg: any) => void): void;
   once(event: string, fn: (arg: any) => void): void;
 }
