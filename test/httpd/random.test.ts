@@ -108,27 +108,42 @@ const configArb = fc
   })
   .filter((cfg) => /\b(Order|Allow|Deny|Satisfy)\b/.test(cfg));
 
-describe('random configurations: original with compat vs rewrite without (real httpd)', function () {
+/** The configurations of a run (exported for debugging scripts). */
+export function randomConfigs(seed: number, runs: number): string[] {
+  return fc.sample(configArb, { seed, numRuns: runs });
+}
+
+if (typeof describe === 'function') describe('random configurations: original with compat vs rewrite without (real httpd)', function () {
   this.timeout(1_200_000);
 
   it('rewrites exactly every configuration it offers to rewrite', async function () {
     if (!httpdOrSkip(this)) return;
     const seed = Number(process.env.APACHECONF_SEED ?? 20240611);
     const runs = Number(process.env.APACHECONF_RANDOM_RUNS ?? 300);
-    const configs = fc.sample(configArb, { seed, numRuns: runs });
+    const configs = randomConfigs(seed, runs);
     const cases: MigrationCase[] = configs.map((config, i) => ({
       id: `rnd${i}`,
       why: `random #${i} (seed ${seed})`,
       config,
       headers: [{}, { 'X-Flag': 'yes' }] as Array<Record<string, string>>,
     }));
-    const migrated = cases.map(migrateCase);
+    const t0 = Date.now();
+    const times: number[] = [];
+    const migrated = cases.map((c) => {
+      const t = Date.now();
+      const m = migrateCase(c);
+      times.push(Date.now() - t);
+      return m;
+    });
+    const planMs = Date.now() - t0;
+    const slowest = Math.max(...times);
     const rewritten = migrated.filter((m) => m.rewritten !== null).length;
     const r = await runPair(migrated, { explain: true });
     const agree = r.explainChecked - r.explainMisses.length;
     console.log(
       `    seed ${seed}: ${cases.length} configurations, ${rewritten} rewritten, ${cases.length - rewritten} refused; ` +
-        `${r.requests} requests compared, ${r.differences.length} differences; explain ${agree}/${r.explainChecked} agree`,
+        `${r.requests} requests compared, ${r.differences.length} differences; explain ${agree}/${r.explainChecked} agree; ` +
+        `planning ${planMs} ms in all, slowest ${slowest} ms`,
     );
     const show = (id: string) => {
       const m = migrated.find((x) => x.c.id === id)!;

@@ -5,4 +5,5 @@ export * from './translate';
 export * from './region';
 export * from './evaluate';
 export { pointsFor, clientsFor, describeClient, type Point } from './points';
-export { planMigration, migrateText, indentUnit, type MigrationPlan, type SectionPlan, type PlanNote, type PlanOptions, type PlanRule } from './plan';
+export { planMigration, migrateText, indentUnit, type MigrationPlan, type SectionPlan, type PlanNote, type PlanOptions, type PlanRule, type NoteFix } from './plan';
+export { accessNotes } from './analysis';

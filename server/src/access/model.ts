@@ -182,9 +182,32 @@ export interface Scope {
   literal?: string;
 }
 
+export type ProblemCode =
+  | 'order-args'
+  | 'order-value'
+  | 'satisfy-value'
+  | 'allow-from'
+  | 'allow-args'
+  | 'host-token'
+  | 'comment-token'
+  | 'require-args'
+  | 'provider-case'
+  | 'provider-unknown'
+  | 'require-ip'
+  | 'require-all'
+  | 'negated-in-or'
+  | 'authmerging-value'
+  | 'limit-empty'
+  | 'limit-trace'
+  | 'container-args'
+  | 'none-in-or'
+  | 'empty-container'
+  | 'only-negative';
+
 export interface Problem {
   /** Which rule reports it. */
   kind: 'invalid-require' | 'invalid-compat';
+  code: ProblemCode;
   message: string;
   start: number;
   end: number;
@@ -329,42 +352,42 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
     sc.directives.push(d);
     scopeOfDirective.set(d, sc);
     const k = d.key;
-    const err = (message: string, kind: Problem['kind'] = COMPAT_KEYS.has(k) ? 'invalid-compat' : 'invalid-require', start = d.start, end = d.end) =>
-      problems.push({ kind, message, start, end, directive: d });
+    const err = (message: string, code: ProblemCode, start = d.start, end = d.end) =>
+      problems.push({ kind: COMPAT_KEYS.has(k) ? 'invalid-compat' : 'invalid-require', code, message, start, end, directive: d });
     if (COMPAT_KEYS.has(k)) {
       const c = compatOf(sc);
       c.directives.push(d);
       if (k === 'order') {
         if (d.args.length !== 1) {
-          err(`Order takes exactly one argument (allow,deny, deny,allow or mutual-failure, without spaces); httpd refuses "${d.args.map((a) => a.raw).join(' ')}".`);
+          err(`Order takes exactly one argument (allow,deny, deny,allow or mutual-failure, without spaces); httpd refuses "${d.args.map((a) => a.raw).join(' ')}".`, 'order-args');
           return;
         }
         const v = d.args[0].value.toLowerCase();
         if (v !== 'allow,deny' && v !== 'deny,allow' && v !== 'mutual-failure') {
-          err(`unknown order "${d.args[0].value}": httpd accepts allow,deny, deny,allow or mutual-failure.`);
+          err(`unknown order "${d.args[0].value}": httpd accepts allow,deny, deny,allow or mutual-failure.`, 'order-value');
           return;
         }
         c.orders.push({ order: v as Order, mask: ctx.mask, directive: d });
       } else if (k === 'satisfy') {
         const v = d.args.length === 1 ? d.args[0].value.toLowerCase() : '';
         if (v !== 'any' && v !== 'all') {
-          err("Satisfy either 'any' or 'all'.");
+          err("Satisfy either 'any' or 'all'.", 'satisfy-value');
           return;
         }
         c.satisfies.push({ any: v === 'any', mask: ctx.mask, directive: d });
       } else {
         if (!d.args.length || d.args[0].value.toLowerCase() !== 'from') {
-          err("allow and deny must be followed by 'from'");
+          err("allow and deny must be followed by 'from'", 'allow-from');
           return;
         }
         if (d.args.length < 2) {
-          err(`${d.name.value} requires at least two arguments`);
+          err(`${d.name.value} requires at least two arguments`, 'allow-args');
           return;
         }
         for (const t of d.args.slice(1)) {
           const r = classifyHostToken(t.value);
           if (!r.ok) {
-            problems.push({ kind: 'invalid-compat', message: `${r.message}: "${t.raw}"`, start: t.start, end: t.end, directive: d });
+            problems.push({ kind: 'invalid-compat', code: r.message.startsWith('No comments') ? 'comment-token' : 'host-token', message: `${r.message}: "${t.raw}"`, start: t.start, end: t.end, directive: d });
             continue;
           }
           (k === 'allow' ? c.allow : c.deny).push({ token: r.token, mask: ctx.mask, directive: d });
@@ -383,7 +406,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
       }
       const p = d.args[i];
       if (!p) {
-        err(negated ? "Require not needs a provider name." : 'Require takes at least one argument.');
+        err(negated ? 'Require not needs a provider name.' : 'Require takes at least one argument.', 'require-args');
         return;
       }
       const provider = p.value;
@@ -393,6 +416,9 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
           lower
             ? `Unknown Authz provider: ${provider} (provider names are case-sensitive: write ${lower.name})`
             : `Unknown Authz provider: ${provider} (not a stock provider; httpd refuses it unless a module or <AuthzProviderAlias> defines it)`,
+          lower ? 'provider-case' : 'provider-unknown',
+          p.start,
+          p.end,
         );
       }
       const leaf: AuthzLeaf = { kind: 'leaf', provider, args: d.args.slice(i + 1), negated, mask: ctx.mask, directive: d };
@@ -401,12 +427,12 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
         for (const t of leaf.args) {
           const r = parseRequireIp(t.value);
           if (r.ok) leaf.subnets.push(r.subnet);
-          else problems.push({ kind: 'invalid-require', message: r.message, start: t.start, end: t.end, directive: d });
+          else problems.push({ kind: 'invalid-require', code: 'require-ip', message: r.message, start: t.start, end: t.end, directive: d });
         }
-        if (!leaf.args.length) err('Require ip needs at least one address.');
+        if (!leaf.args.length) err('Require ip needs at least one address.', 'require-ip');
       } else if (provider === 'all') {
         const v = leaf.args.map((a) => a.value.toLowerCase());
-        if (v.length !== 1 || (v[0] !== 'granted' && v[0] !== 'denied')) err("Require all must be followed by 'granted' or 'denied'.");
+        if (v.length !== 1 || (v[0] !== 'granted' && v[0] !== 'denied')) err("Require all must be followed by 'granted' or 'denied'.", 'require-all');
       } else if (provider === 'valid-user' || provider === 'local' || provider === 'file-owner' || provider === 'file-group' || provider === 'dbm-file-group') {
         // These take no argument; httpd ignores what follows for most of them.
       }
@@ -415,6 +441,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
           parent.section
             ? `negative Require directive has no effect in <${parent.section.name.value}> directive`
             : 'negative Require directive has no effect in <RequireAny> directive (a section\'s Require lines are an implicit <RequireAny>: put `Require not` inside <RequireAll> with a positive line)',
+          'negated-in-or',
         );
       }
       parent.children.push(leaf);
@@ -425,7 +452,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
       a.directives.push(d);
       const v = d.args[0]?.value.toLowerCase();
       if (d.args.length !== 1 || (v !== 'off' && v !== 'and' && v !== 'or')) {
-        err('AuthMerging takes Off, And or Or.');
+        err('AuthMerging takes Off, And or Or.', 'authmerging-value');
         return;
       }
       a.merging = v as Merging;
@@ -463,11 +490,11 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
       }
       if (key === 'limit' || key === 'limitexcept') {
         if (!ch.args.length) {
-          problems.push({ kind: 'invalid-require', message: `<${ch.name.value}> needs at least one method.`, start: ch.open.start, end: ch.open.end, section: ch });
+          problems.push({ kind: 'invalid-require', code: 'limit-empty', message: `<${ch.name.value}> needs at least one method.`, start: ch.open.start, end: ch.open.end, section: ch });
         }
         for (const a of ch.args) {
           if (a.value.toUpperCase() === 'TRACE' && key === 'limit') {
-            problems.push({ kind: 'invalid-require', message: 'TRACE cannot be controlled by <Limit>, see TraceEnable', start: a.start, end: a.end, section: ch });
+            problems.push({ kind: 'invalid-require', code: 'limit-trace', message: 'TRACE cannot be controlled by <Limit>, see TraceEnable', start: a.start, end: a.end, section: ch });
           }
         }
         walk(ch.children, { ...ctx, mask: limitMask(ch, ctx.mask) });
@@ -482,6 +509,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
         if (ch.args.length) {
           problems.push({
             kind: 'invalid-require',
+            code: 'container-args',
             message: `<${ch.name.value}> directive doesn't take additional arguments`,
             start: ch.open.start,
             end: ch.open.end,
@@ -491,6 +519,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
         if (op === 'none' && parent.op !== 'all') {
           problems.push({
             kind: 'invalid-require',
+            code: 'none-in-or',
             message: parent.section
               ? `<RequireNone> directive has no effect in <${parent.section.name.value}> directive`
               : '<RequireNone> directive has no effect in <RequireAny> directive (a section\'s top level is an implicit <RequireAny>: wrap it in <RequireAll> with a positive line)',
@@ -504,6 +533,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
         if (!node.children.length) {
           problems.push({
             kind: 'invalid-require',
+            code: 'empty-container',
             message: `<${ch.name.value}> directive contains no authorization directives`,
             start: ch.open.start,
             end: ch.open.end,
@@ -565,6 +595,7 @@ function checkFlattened(root: AuthzContainer, problems: Problem[]): void {
     if (f.items.length && !f.items.some((x) => !x.negated) && f.section) {
       problems.push({
         kind: 'invalid-require',
+        code: 'only-negative',
         message: `AH01624: <${f.section.name.value}> has only negative authorization directives: httpd refuses to start. Add a positive line such as \`Require all granted\`.`,
         start: f.section.open.start,
         end: f.section.open.end,

@@ -30,6 +30,7 @@ import {
 } from './model';
 import { appliedScopes, mergeApplied, evaluateState, type Applied, type Client, type MergedState, type Tree } from './evaluate';
 import { scopesOverlap } from './region';
+import { accessNotes, type NoteFix, type NoteRule, type PlanNote } from './analysis';
 import { clientsFor, describeClient, pointsFor, type Point } from './points';
 import {
   all as rAll,
@@ -47,16 +48,8 @@ import {
   type R,
 } from './translate';
 
-export type PlanRule = 'access-intent' | 'mixed-access' | 'invalid-require' | 'dead-require' | 'htaccess-override';
-
-export interface PlanNote {
-  rule: PlanRule;
-  message: string;
-  start: number;
-  end: number;
-  related?: Array<{ start: number; end: number; message: string }>;
-  severity?: 'error' | 'warning' | 'information' | 'hint';
-}
+export type PlanRule = NoteRule;
+export type { PlanNote, NoteFix };
 
 export interface SectionPlan {
   /** null = the file's top level. */
@@ -130,6 +123,31 @@ function treeR(t: Tree): R {
   return { k: t.op, children: kids };
 }
 
+/**
+ * The tree as it acts for one method, without <Limit> wrappers: what is limited to other methods
+ * drops out (it is GRANTED under an AND and NEUTRAL under an OR, §3.3). null when nothing is left.
+ */
+function treeForMethod(t: Tree, method: string): R | null {
+  if (t.kind === 'merged') {
+    const kids = t.children.map((c) => treeForMethod(c, method)).filter((x): x is R => x !== null);
+    if (!kids.length) return null;
+    return kids.length === 1 ? kids[0] : { k: t.op === 'and' ? 'all' : 'any', children: kids };
+  }
+  if (t.kind === 'leaf') {
+    if (!inMask(t.mask, method)) return null;
+    return { k: 'leaf', neg: t.negated, provider: t.provider, args: t.args.map((a) => a.raw), raw: true };
+  }
+  const kids = t.children.map((c) => treeForMethod(c, method)).filter((x): x is R => x !== null);
+  if (!kids.length) return null;
+  if (!t.section) return kids.length === 1 ? kids[0] : { k: 'any', children: kids };
+  if (t.op === 'all' && !kids.some(isPositiveR)) return { k: 'all', children: [GRANTED, ...kids] };
+  return { k: t.op, children: kids };
+}
+
+function isPositiveR(r: R): boolean {
+  return r.k === 'leaf' ? !r.neg : r.k !== 'none';
+}
+
 function treeUsesLimits(t: Tree | null): boolean {
   if (!t) return false;
   if (t.kind === 'merged') return t.children.some(treeUsesLimits);
@@ -156,6 +174,8 @@ interface ScopeEdit {
   block: R[] | null;
   /** New AuthMerging value: a string sets it, null deletes it, undefined leaves it. */
   merging?: 'And' | 'Or' | null;
+  /** Other lines written before the block (`AuthType None`). */
+  extra?: string[];
 }
 
 /** The top-level authz items of a scope: Require lines and containers directly in it (maybe in <Limit>). */
@@ -243,7 +263,7 @@ function scopeEdits(doc: ConfigDocument, e: ScopeEdit, unit: string): OffsetEdit
   const edits: OffsetEdit[] = merged.map((r) => ({ start: r.start, end: r.end, newText: '' }));
   // Where the new lines go: the first removed line directly in the section, else before the close tag.
   const block: R[] = [...(e.block ?? [])];
-  let mergingText: string | null = null;
+  let mergingText: string | null = e.extra?.length ? e.extra.join('\u0000') : null;
   if (e.merging !== undefined) {
     if (e.merging === null) {
       if (mergingLine && !removed.has(mergingLine)) edits.push({ start: mergingLine.lineStart, end: mergingLine.lineEnd, newText: '' });
@@ -251,7 +271,7 @@ function scopeEdits(doc: ConfigDocument, e: ScopeEdit, unit: string): OffsetEdit
       const ind = indentAt(doc.text, mergingLine.start);
       const keepEol = /\r?\n$/.test(doc.text.slice(mergingLine.lineStart, mergingLine.lineEnd));
       edits.push({ start: mergingLine.lineStart, end: mergingLine.lineEnd, newText: `${ind}AuthMerging ${e.merging}${keepEol ? eol : ''}` });
-    } else mergingText = `AuthMerging ${e.merging}`;
+    } else mergingText = mergingText ? `${mergingText}\u0000AuthMerging ${e.merging}` : `AuthMerging ${e.merging}`;
   }
   if (!block.length && !mergingText) return edits;
   const direct = merged.find((r) => {
@@ -283,7 +303,7 @@ function scopeEdits(doc: ConfigDocument, e: ScopeEdit, unit: string): OffsetEdit
     edits.push(anchor);
   }
   const style: PrintStyle = { indent, unit, eol };
-  let text = (mergingText ? indent + mergingText + eol : '') + printItems(block, style);
+  let text = (mergingText ? mergingText.split('\u0000').map((l) => indent + l + eol).join('') : '') + printItems(block, style);
   if (anchor.end > anchor.start && !/\r?\n$/.test(doc.text.slice(anchor.start, anchor.end)) && anchor.end === doc.text.length) {
     text = text.slice(0, text.length - eol.length);
   }
@@ -344,15 +364,16 @@ function perClass(classes: MethodClass[], f: (c: MethodClass) => R | null): R[] 
   for (const c of classes) {
     const r = f(c);
     if (r === null) return null;
-    const key = summary(r);
+    const key = r === EMPTY ? '\u0000empty' : summary(r);
     const g = groups.find((x) => x.key === key);
     if (g) g.methods.push(...c.methods);
     else groups.push({ key, r, methods: [...c.methods] });
   }
-  if (groups.length === 1) return topItems(groups[0].r);
+  if (groups.length === 1 && groups[0].r !== EMPTY) return topItems(groups[0].r);
   const named = groups.flatMap((g) => g.methods).filter((m) => m !== OTHER_METHOD);
   const out: R[] = [];
   for (const g of groups) {
+    if (g.r === EMPTY) continue;
     const ms = g.methods.filter((m) => m !== OTHER_METHOD);
     if (g.methods.includes(OTHER_METHOD)) {
       const others = named.filter((m) => !ms.includes(m));
@@ -362,6 +383,9 @@ function perClass(classes: MethodClass[], f: (c: MethodClass) => R | null): R[] 
   if (out.some((r) => r.k === 'limit' && hasLimit(r.children))) return null;
   return out;
 }
+
+/** A class result meaning "nothing for these methods". */
+const EMPTY: R = { k: 'raw', lines: [] };
 
 function hasLimit(list: R[]): boolean {
   return list.some((r) => r.k === 'limit' || ('children' in r && hasLimit(r.children)));
@@ -391,13 +415,28 @@ interface GroupFacts {
 }
 
 /** One class per representative method (perClass joins those that end up alike). */
-function classesOf(x: Scope, extra: Scope[] = []): MethodClass[] {
-  const more = [...leafMethods(x), ...extra.flatMap(leafMethods)];
-  return methodClasses(x.compat!, more, false);
+function classesOf(x: Scope, extra: string[] = []): MethodClass[] {
+  return methodClasses(x.compat!, [...leafMethods(x), ...extra], false);
+}
+
+/** Methods named by the <Limit> masks of a tree's leaves. */
+function treeMethods(t: Tree | null, out: Set<string> = new Set()): string[] {
+  if (!t) return [...out];
+  if (t.kind === 'merged') t.children.forEach((c) => treeMethods(c, out));
+  else if (t.kind === 'leaf') t.mask.methods.forEach((m) => out.add(m));
+  else t.children.forEach((c) => treeMethods(c, out as Set<string>));
+  return [...out];
 }
 
 /** The X edit of a form, or null when the form does not exist for this X. */
-function xEdit(doc: ConfigDocument, f: GroupFacts, x: Scope, form: XForm): ScopeEdit | null {
+const VALID_USER: R = { k: 'leaf', neg: false, provider: 'valid-user', args: [] };
+
+/**
+ * The X edit of a form, or null when the form does not exist for this X. `authNone`: where no
+ * Require applies but an AuthType does, the original answers 500 (AH01627) whenever authz runs;
+ * `AuthType None` + `Require valid-user` keeps those 500s (AH00027) (§8.3).
+ */
+function xEdit(doc: ConfigDocument, f: GroupFacts, x: Scope, form: XForm, authNone = false): ScopeEdit | null {
   const c = x.compat!;
   const classes = classesOf(x);
   const hasOwn = !!x.authz?.root;
@@ -414,12 +453,12 @@ function xEdit(doc: ConfigDocument, f: GroupFacts, x: Scope, form: XForm): Scope
     const block = perClass(classes, (k) => {
       const t = T(k);
       const own = ownOf(k);
-      if (!k.satisfyAny) return own.length ? rAll([t, orR(own)]) : t;
-      if (!own.length) return GRANTED;
-      return rAny([t, ...own]);
+      const z = own.length ? orR(own) : hasOwn ? GRANTED : authNone ? VALID_USER : null;
+      if (!k.satisfyAny) return z ? rAll([t, z]) : t;
+      return z ? rAny([t, z]) : GRANTED;
     });
     if (!block) return null;
-    return { ...base, block, merging: merging === 'off' ? undefined : null };
+    return withAuthNone({ ...base, block, merging: merging === 'off' ? undefined : null }, authNone);
   }
   if (form === 'merge') {
     if (anyS && allS) return null;
@@ -437,16 +476,16 @@ function xEdit(doc: ConfigDocument, f: GroupFacts, x: Scope, form: XForm): Scope
   const key = treeKey(ps[0]);
   if (!ps.every((p) => treeKey(p) === key)) return null;
   const P = ps[0];
-  if (P && treeUsesLimits(P) && classes.length > 1) return null;
-  const PR = P ? treeR(P) : null;
-  const block = perClass(classes, (k) => {
+  const single = !(P && treeUsesLimits(P));
+  const block = perClass(classesOf(x, treeMethods(P)), (k) => {
     const t = T(k);
     const own = ownOf(k);
+    const PR = P ? (single ? treeR(P) : treeForMethod(P, k.methods[0])) : null;
     const Zx = own.length ? orR(own) : null;
     // Z for this class: Off → Zx, or granted when x's own lines do not reach it (an empty tree);
     // And → P ∧ Zx; Or → P ∨ Zx (a part that does not reach the method drops out).
     let Z: R | null;
-    if (!hasOwn) Z = PR;
+    if (!hasOwn) Z = PR ?? (authNone ? VALID_USER : null);
     else if (merging === 'off') Z = Zx ?? GRANTED;
     else if (merging === 'and') Z = PR && Zx ? rAll([PR, Zx]) : PR ?? Zx;
     else Z = PR && Zx ? rAny([PR, Zx]) : PR ?? Zx;
@@ -454,7 +493,13 @@ function xEdit(doc: ConfigDocument, f: GroupFacts, x: Scope, form: XForm): Scope
     return Z ? rAny([t, Z]) : GRANTED;
   });
   if (!block) return null;
-  return { ...base, block, merging: merging === 'off' ? undefined : null };
+  return withAuthNone({ ...base, block, merging: merging === 'off' ? undefined : null }, authNone);
+}
+
+function withAuthNone(e: ScopeEdit, on: boolean): ScopeEdit {
+  if (!on) return e;
+  const own = e.scope.authn.authType;
+  return { ...e, drop: own ? [...e.drop, own] : e.drop, extra: ['AuthType None'] };
 }
 
 /** The Y edit of a form (W: T(C) copied into Y; B: AuthMerging And), or null. */
@@ -492,14 +537,17 @@ function yEdit(doc: ConfigDocument, f: GroupFacts, y: Scope, form: YForm, xForms
   if (xs.size !== 1) return null;
   const x = [...xs][0];
   if (!x) return null;
-  const classes = classesOf(x);
+  const classes = classesOf(x, leafMethods(y));
   const merging = y.authz?.merging ?? 'off';
   if (somethingBefore && nothingBefore) return null;
-  const own = ownR(doc, y);
-  if (!own.length) return null;
+  if (!ownR(doc, y).length) return null;
   const block = perClass(classes, (k) => {
     const t = verdictBlock(k.order, k.allow, k.deny);
-    return k.satisfyAny ? rAny([t, ...own]) : rAll([t, orR(own)]);
+    const own = ownR(doc, y, k.methods[0]);
+    if (own.length) return k.satisfyAny ? rAny([t, ...own]) : rAll([t, orR(own)]);
+    // Y's lines do not reach this method: with Off under Satisfy All, Y erased the tree and C
+    // still applied (T); otherwise Y stays out of the way.
+    return !k.satisfyAny && merging === 'off' ? t : EMPTY;
   });
   if (!block) return null;
   const e: ScopeEdit = { scope: y, drop: [], moveOwn: true, block };
@@ -526,11 +574,11 @@ function copyForm(doc: ConfigDocument, f: GroupFacts): Candidate | null {
     if (xs.size !== 1 || zk.size !== 1) return null;
     const x = [...xs][0]!;
     const Z = st[0].authz.tree;
-    const classes = classesOf(x);
-    if (Z && treeUsesLimits(Z) && classes.length > 1) return null;
-    const ZR = Z ? treeR(Z) : null;
+    const classes = classesOf(x, treeMethods(Z));
+    const single = !(Z && treeUsesLimits(Z));
     const block = perClass(classes, (k) => {
       const t = verdictBlock(k.order, k.allow, k.deny);
+      const ZR = Z ? (single ? treeR(Z) : treeForMethod(Z, k.methods[0])) : null;
       if (!k.satisfyAny) return ZR ? rAll([t, ZR]) : t;
       return ZR ? rAny([t, ZR]) : GRANTED;
     });
@@ -544,11 +592,24 @@ function copyForm(doc: ConfigDocument, f: GroupFacts): Candidate | null {
 }
 
 function buildCandidates(doc: ConfigDocument, f: GroupFacts): Candidate[] {
+  const out = candidatesWith(doc, f, false);
+  // An AuthType with no Require anywhere gives 500s that only `AuthType None` + valid-user keep.
+  const needs500 = f.infos.some((i) => {
+    const st = mergeApplied(i.applied);
+    return i.x && !st.authz.tree && st.authType && st.authType.args[0]?.value.toLowerCase() !== 'none';
+  });
+  if (needs500) out.push(...candidatesWith(doc, f, true).filter((c) => c.name !== 'copy').map((c) => ({ ...c, name: c.name + '+authnone' })));
+  return out;
+}
+
+function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean): Candidate[] {
   const out: Candidate[] = [];
   // 1. The forms chosen by §8.4's rules.
   {
     const xForms = new Map<Scope, XForm>();
-    const edited = new Set<Scope>([...f.compat]);
+    // Sections whose tree the rewrite changes: compat sections that decide some request (one that
+    // decides none just loses its compat lines), and the later Require sections edited below.
+    const edited = new Set<Scope>(f.compat.filter((x) => f.infos.some((i) => i.x === x)));
     const edits = new Map<Scope, ScopeEdit>();
     for (const y of f.ys) {
       const yb = yEdit(doc, f, y, 'b', xForms);
@@ -572,8 +633,8 @@ function buildCandidates(doc: ConfigDocument, f: GroupFacts): Candidate[] {
       if (pEmpty || (hasOwn && merging === 'off')) form = 'off';
       else if (pSame) form = 'merge';
       else form = 'written';
-      let e = xEdit(doc, f, x, form);
-      if (!e && form === 'merge') e = xEdit(doc, f, x, (form = 'written'));
+      let e = xEdit(doc, f, x, form, authNone);
+      if (!e && form === 'merge') e = xEdit(doc, f, x, (form = 'written'), authNone);
       if (!e) {
         ok = false;
         break;
@@ -592,7 +653,7 @@ function buildCandidates(doc: ConfigDocument, f: GroupFacts): Candidate[] {
       const pts = f.infos.filter((i) => i.x === x);
       const pEmpty = pts.every((i) => !i.beforeX!.authz.tree);
       const form: XForm = pEmpty ? 'off' : 'written';
-      const e = xEdit(doc, f, x, form) ?? (form === 'written' ? null : null);
+      const e = xEdit(doc, f, x, form, authNone);
       if (!e) {
         ok = false;
         break;
@@ -685,7 +746,27 @@ function titleFor(edits: Map<Scope, ScopeEdit>, x: Scope): string {
   return `Replace the 2.2 host rules of ${scopeLabel(x)} with ${what}${also}`;
 }
 
+/** The most (request location × client class) pairs one candidate check may evaluate. */
+const CHECK_BUDGET = 400_000;
+
+const planCache = new WeakMap<ConfigDocument, Map<string, MigrationPlan>>();
+
+/**
+ * The migration plan of a file. Plans are cached per parsed document (the rules that use it run
+ * on the same tree), so callers must treat the result as read-only.
+ */
 export function planMigration(doc: ConfigDocument, ctx: FileContext, options: PlanOptions = {}): MigrationPlan {
+  const key = `${ctx}|${options.mode ?? 'preserve'}|${options.unchecked ? 1 : 0}`;
+  let byKey = planCache.get(doc);
+  const hit = byKey?.get(key);
+  if (hit) return hit;
+  const plan = computePlan(doc, ctx, options);
+  if (!byKey) planCache.set(doc, (byKey = new Map()));
+  byKey.set(key, plan);
+  return plan;
+}
+
+function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions): MigrationPlan {
   const model = buildModel(doc, ctx);
   const plan: MigrationPlan = { sections: [], notes: [] };
   const unit = indentUnit(doc);
@@ -701,7 +782,7 @@ export function planMigration(doc: ConfigDocument, ctx: FileContext, options: Pl
     const fail = (reason: string) => {
       for (const x of compat) byScope.get(x)!.reason = reason;
     };
-    const bad = model.problems.find((p) => p.directive && group.some((s) => s.directives.includes(p.directive!)));
+    const bad = model.problems.find((p) => p.code !== 'provider-unknown' && (p.directive ? group.some((s) => s.directives.includes(p.directive!)) : group.some((s) => p.section && s.section && isInside(p.section, s.section))));
     if (bad) {
       fail(`httpd refuses a line of this configuration as written (${bad.message}); fix it first.`);
       continue;
@@ -746,6 +827,10 @@ export function planMigration(doc: ConfigDocument, ctx: FileContext, options: Pl
       }
       const m2 = buildModel(parse(text), ctx, { reader: 'httpd24' });
       const cs = clientsFor([model, m2], [group, m2.scopes.filter((s) => group.some((g) => g.index === s.index))]);
+      if (!cs.truncated && cs.clients.length * ps.points.length > CHECK_BUDGET) {
+        lastWhy = `checking it would take ${cs.clients.length * ps.points.length} evaluations, more than the editor allows itself.`;
+        break;
+      }
       if (cs.truncated) {
         lastWhy = cs.unknownKeys.length > 4 ? `the outcome depends on ${cs.unknownKeys.length} Require lines the editor cannot evaluate.` : 'too many client classes to check.';
         break;
@@ -767,8 +852,14 @@ export function planMigration(doc: ConfigDocument, ctx: FileContext, options: Pl
     for (const x of compat) byScope.get(x)!.exact = { title: titleFor(chosen.edits, x), edits };
   }
   addNaive(doc, ctx, model, plan, byScope, unit);
+  plan.notes = accessNotes(doc, ctx, model);
   void options.mode;
   return plan;
+}
+
+function isInside(inner: SectionNode, outer: SectionNode): boolean {
+  for (let p: SectionNode | null = inner; p; p = p.parent) if (p === outer) return true;
+  return false;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,9 +10,9 @@
  * independent (their mapping depends on DocumentRoot/Alias), which can only
  * add combinations httpd never sees: the check stays on the safe side.
  */
-import { formatClient, parseSubnetToken, samplesOf, type ClientAddr } from './addr';
+import { formatClient, inDomain, parseSubnetToken, samplesOf, subnetMatches, type ClientAddr } from './addr';
 import { leaves, normMethod, type AccessModel, type AuthzLeaf, type Scope } from './model';
-import { dirApplies, filesApplies, leafKey, locationApplies, type AuthzResult, type Client, type Credentials } from './evaluate';
+import { appliedScopes, dirApplies, filesApplies, leafKey, locationApplies, type AuthzResult, type Client, type Credentials } from './evaluate';
 import { normPath } from './region';
 import { OTHER_METHOD } from './translate';
 
@@ -223,7 +223,17 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096): Poi
       }
     }
   }
-  return { points, truncated: false, mapped };
+  // Points that select the same scopes are the same request as far as access goes.
+  const seen = new Set<string>();
+  const unique = points.filter((pt) => {
+    const sig = appliedScopes(model, pt.test)
+      .map((a) => a.scope.index)
+      .join(',');
+    if (seen.has(sig)) return false;
+    seen.add(sig);
+    return true;
+  });
+  return { points: unique, truncated: false, mapped };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -320,14 +330,34 @@ export function clientsFor(models: AccessModel[], scopes: Array<Scope[]>, limit 
     addAddr({ family: 4, bytes: [127, 9, 9, 9] });
   }
   if (v6 || local) addAddr({ family: 6, bytes: [0x20, 0x01, 0x0d, 0xb8, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x77] });
+  // Addresses that fall in exactly the same networks are one class.
+  {
+    const nets = [...ipTokens].map((t) => parseSubnetToken(t)).filter((r) => r.ok).map((r) => (r as { ok: true; subnet: import('./addr').Subnet }).subnet);
+    const sigs = new Set<string>();
+    const keep: ClientAddr[] = [];
+    for (const a of addrs) {
+      const loop = (a.family === 4 && a.bytes[0] === 127) || (a.family === 6 && a.bytes.every((b, i) => b === (i === 15 ? 1 : 0)));
+      const sig = a.family + ':' + (local ? (loop ? 'L' : 'l') : '') + nets.map((n) => (subnetMatches(n, a) ? '1' : '0')).join('');
+      if (sigs.has(sig)) continue;
+      sigs.add(sig);
+      keep.push(a);
+    }
+    addrs.splice(0, addrs.length, ...keep);
+  }
   // Host names: none, each name, a sub-name of each, an unrelated one.
   const hostNames: Array<string | null> = [null];
   if (hostTokens.size) {
-    for (const h of hostTokens) {
-      hostNames.push(h);
-      hostNames.push('zz.' + h);
+    const cands: Array<string | null> = [];
+    for (const h of hostTokens) cands.push(h, 'zz.' + h);
+    cands.push('zz-unrelated.invalid');
+    // Names that match the same host tokens are one class (no name at all matches none).
+    const sigs = new Set<string>([[...hostTokens].map(() => '0').join('')]);
+    for (const n of cands) {
+      const sig = [...hostTokens].map((t) => (n !== null && inDomain(t, n) ? '1' : '0')).join('');
+      if (sigs.has(sig)) continue;
+      sigs.add(sig);
+      hostNames.push(n);
     }
-    hostNames.push('zz-unrelated.invalid');
   }
   // Environment: every subset (or singles and all when there are many).
   const envList = [...envNames];
