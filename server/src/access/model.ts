@@ -558,6 +558,9 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
   for (const sc of scopes) {
     if (sc.authz?.root) checkFlattened(sc.authz.root, problems);
   }
+  // httpd stops at the first error: AH01624 on a container already refused while parsing is noise.
+  const refused = new Set(problems.filter((p) => p.code !== 'only-negative' && p.section).map((p) => p.section));
+  for (let i = problems.length - 1; i >= 0; i--) if (problems[i].code === 'only-negative' && refused.has(problems[i].section)) problems.splice(i, 1);
   return { doc, context, reader, scopes, scopeOfSection, scopeOfDirective, problems, aliases };
 }
 

@@ -1,0 +1,162 @@
+// The access rules (invalid-require, dead-require, access-intent) and the cross-section
+// mixed-access helper, table-driven: each row lists the findings expected as [kind, line text].
+import assert from 'node:assert/strict';
+import { parse } from '../../server/src/syntax';
+import { invalidRequireRule } from '../../server/src/rules/invalid-require';
+import { deadRequireRule } from '../../server/src/rules/dead-require';
+import { accessIntentRule } from '../../server/src/rules/access-intent';
+import { crossSectionMixed } from '../../server/src/rules/access-mixed';
+import type { Finding, FileContext } from '../../server/src/rules/types';
+import { applyEdits } from '../../server/src/syntax';
+
+interface Row {
+  name: string;
+  text: string;
+  ctx?: FileContext;
+  /** [data.kind, the text of the finding's range] */
+  want: Array<[string, string]>;
+  /** Expected text after applying the first fix of the first finding. */
+  fixed?: string;
+}
+
+const d = (body: string, p = '/srv') => `<Directory ${p}>\n${body}\n</Directory>\n`;
+
+function run(check: (text: string, ctx: FileContext) => Finding[], rows: Row[]) {
+  for (const row of rows) {
+    it(row.name, () => {
+      const got = check(row.text, row.ctx ?? 'server');
+      assert.deepEqual(
+        got.map((f) => [(f.data as { kind?: string } | undefined)?.kind ?? '', row.text.slice(f.start, f.end)]),
+        row.want,
+      );
+      for (const f of got) assert.ok(f.message.length > 20, f.message);
+      if (row.fixed !== undefined) {
+        const fix = got[0].fixes?.[0];
+        assert.ok(fix, 'a fix is offered');
+        assert.equal(applyEdits(row.text, fix.edits), row.fixed);
+      }
+    });
+  }
+}
+
+const viaRule = (rule: { check: (c: { doc: ReturnType<typeof parse>; fileContext: FileContext }) => Finding[] }) => (text: string, ctx: FileContext) =>
+  rule.check({ doc: parse(text), fileContext: ctx });
+
+describe('rule invalid-require', () => {
+  run(viaRule(invalidRequireRule), [
+    { name: 'Require not alone', text: d('  Require not ip 10.1'), want: [['negated-in-or', 'Require not ip 10.1']] },
+    {
+      name: 'Require not alone: fix wraps it',
+      text: d('  Require not ip 10.1'),
+      want: [['negated-in-or', 'Require not ip 10.1']],
+      fixed: d('  <RequireAll>\n      Require all granted\n      Require not ip 10.1\n  </RequireAll>'),
+    },
+    { name: 'RequireNone at section level', text: d('  <RequireNone>\n    Require ip 10.1\n  </RequireNone>'), want: [['none-in-or', '<RequireNone>']] },
+    { name: 'Require not in RequireAny', text: d('  <RequireAny>\n    Require ip 10.2\n    Require not ip 10.1\n  </RequireAny>'), want: [['negated-in-or', 'Require not ip 10.1']] },
+    {
+      name: 'AH01624: RequireAll with only negatives, fix adds all granted',
+      text: d('  <RequireAll>\n    Require not ip 10.1\n  </RequireAll>'),
+      want: [['only-negative', '<RequireAll>']],
+      fixed: d('  <RequireAll>\n    Require all granted\n    Require not ip 10.1\n  </RequireAll>'),
+    },
+    { name: 'AH01624 after flattening RequireNone in RequireAll', text: d('  <RequireAll>\n    <RequireNone>\n      Require ip 10.1\n    </RequireNone>\n  </RequireAll>'), want: [['only-negative', '<RequireAll>']] },
+    { name: 'RequireNone inside RequireAll with a positive is fine', text: d('  <RequireAll>\n    Require ip 10.0.0.0/8\n    <RequireNone>\n      Require ip 10.1\n    </RequireNone>\n  </RequireAll>'), want: [] },
+    { name: 'empty container', text: d('  <RequireAll>\n  </RequireAll>'), want: [['empty-container', '<RequireAll>']] },
+    { name: 'container with arguments', text: d('  <RequireAny x>\n    Require ip 10.1\n  </RequireAny>'), want: [['container-args', '<RequireAny x>']] },
+    { name: 'provider case, fixed to lower case', text: d('  Require IP 10.1'), want: [['provider-case', 'IP']], fixed: d('  Require ip 10.1') },
+    { name: 'unknown provider is a warning', text: d('  Require frobnicate x'), want: [['provider-unknown', 'frobnicate']] },
+    { name: 'Require ip with a host name', text: d('  Require ip example.com'), want: [['require-ip', 'example.com']] },
+    { name: 'Require ip with /0', text: d('  Require ip 0.0.0.0/0'), want: [['require-ip', '0.0.0.0/0']] },
+    { name: 'Require all with a bad word', text: d('  Require all allowed'), want: [['require-all', 'Require all allowed']] },
+    { name: 'Order with a space, fixed', text: d('  Order deny, allow\n  Deny from all'), want: [['order-args', 'Order deny, allow']], fixed: d('  Order deny,allow\n  Deny from all') },
+    { name: 'Allow without from', text: d('  Allow 10.1'), want: [['allow-from', 'Allow 10.1']] },
+    {
+      name: 'inline comment in Allow, moved to its own line',
+      text: d('  Order deny,allow\n  Allow from 10.1.2.3 # office'),
+      want: [['comment-token', '#']],
+      fixed: d('  Order deny,allow\n  # office\n  Allow from 10.1.2.3'),
+    },
+    { name: 'partial address with a mask', text: d('  Allow from 10.1/16'), want: [['host-token', '10.1/16']] },
+    { name: 'TRACE in Limit', text: d('  <Limit TRACE>\n    Require all denied\n  </Limit>'), want: [['limit-trace', 'TRACE']] },
+    { name: 'a 2.2-only branch is not read by 2.4', text: '<IfModule !mod_authz_core.c>\n  Order deny, allow\n</IfModule>\n', want: [] },
+    { name: 'valid Require lines', text: d('  Require ip 10.1 192.168.0.0/16\n  Require host example.org\n  Require valid-user'), want: [] },
+  ]);
+});
+
+describe('rule dead-require', () => {
+  run(viaRule(deadRequireRule), [
+    { name: 'sibling of Require all granted', text: d('  Require all granted\n  Require ip 10.1'), want: [['decided-by-sibling', 'Require ip 10.1']] },
+    { name: 'sibling of Require all denied in RequireAll', text: d('  <RequireAll>\n    Require all denied\n    Require ip 10.1\n  </RequireAll>'), want: [['decided-by-sibling', 'Require ip 10.1']] },
+    { name: 'duplicate line', text: d('  Require ip 10.1\n  Require ip 10.1'), want: [['duplicate', 'Require ip 10.1']] },
+    { name: 'replaced by a later section for the same directory', text: d('  Require valid-user') + d('  Require all granted'), want: [['replaced', 'Require valid-user']] },
+    { name: 'not replaced by AuthMerging And', text: d('  Require valid-user') + d('  AuthMerging And\n  Require ip 10.1'), want: [] },
+    { name: 'never read: host rules refuse everyone (Satisfy All)', text: d('  Order deny,allow\n  Deny from all\n  Require valid-user'), want: [['never-consulted', 'Require valid-user']] },
+    { name: 'never read: Satisfy Any and hosts let everyone in', text: d('  Order allow,deny\n  Allow from all\n  Satisfy any\n  Require valid-user'), want: [['never-consulted', 'Require valid-user']] },
+    { name: 'read when the hosts restrict only some clients', text: d('  Order deny,allow\n  Deny from all\n  Allow from 10.1\n  Require valid-user'), want: [] },
+    { name: 'a deeper directory is not always reached', text: d('  Require valid-user') + d('  Require all granted', '/srv/sub'), want: [] },
+  ]);
+});
+
+describe('rule access-intent', () => {
+  run(viaRule(accessIntentRule), [
+    {
+      name: 'Allow under allow,deny + Deny from all never matches; fix switches the order',
+      text: d('  Order allow,deny\n  Deny from all\n  Allow from 10.1'),
+      want: [['allow-never-matches', 'Allow from 10.1']],
+      fixed: d('  Order deny,allow\n  Deny from all\n  Allow from 10.1'),
+    },
+    { name: 'mutual-failure too', text: d('  Order mutual-failure\n  Allow from 10.1\n  Deny from all'), want: [['allow-never-matches', 'Allow from 10.1']] },
+    {
+      name: 'Allow without Order has no effect; fix adds Order allow,deny',
+      text: d('  Allow from 10.1'),
+      want: [['allow-no-effect', 'Allow from 10.1']],
+      fixed: d('  Order allow,deny\n  Allow from 10.1'),
+    },
+    { name: 'Deny under deny,allow + Allow from all has no effect', text: d('  Order deny,allow\n  Allow from all\n  Deny from 10.1'), want: [['deny-no-effect', 'Deny from 10.1']] },
+    { name: 'Satisfy Any with no Require lets everyone in', text: d('  Order deny,allow\n  Deny from all\n  Allow from 10.1\n  Satisfy any'), want: [['satisfy-any-open', 'Satisfy any']] },
+    { name: 'Satisfy Any with Require is fine', text: d('  Order deny,allow\n  Deny from all\n  Allow from 10.1\n  Satisfy any\n  AuthType Basic\n  AuthName x\n  AuthUserFile /u\n  Require valid-user'), want: [] },
+    {
+      name: 'a Satisfy-only child resets the parent host rules (§7)',
+      text: d('  Order deny,allow\n  Deny from all\n  Allow from 10.1') + d('  Satisfy any', '/srv/sub'),
+      want: [['satisfy-only-resets', 'Satisfy any']],
+    },
+    {
+      name: 'a child with host rules does not inherit Satisfy Any (§7)',
+      text: d('  Order deny,allow\n  Deny from all\n  Allow from 10.1\n  Satisfy any\n  AuthType Basic\n  AuthName x\n  AuthUserFile /u\n  Require valid-user') + d('  Order deny,allow\n  Deny from 10.2', '/srv/sub'),
+      want: [['satisfy-not-inherited', 'Order deny,allow']],
+    },
+    { name: 'plain rules are quiet', text: d('  Order deny,allow\n  Deny from all\n  Allow from 10.1'), want: [] },
+    { name: '.htaccess: AllowOverride note', text: 'Order deny,allow\nDeny from all\n', ctx: 'htaccess', want: [['needs-authconfig', 'Order deny,allow']] },
+  ]);
+});
+
+describe('crossSectionMixed (mixed-access across sections)', () => {
+  run((t, c) => crossSectionMixed(parse(t), c), [
+    {
+      name: '§6.1 case (a): Directory host rules gate a Location Require',
+      text: d('  Order deny,allow\n  Deny from all', '/') + '<Location /server-status>\n  Require local\n</Location>\n',
+      want: [['host-rules-before-require', 'Require local']],
+    },
+    {
+      name: '§6.2 case (b): Location host rules do not lift a Directory Require',
+      text: d('  Require all denied', '/') + '<Location /server-status>\n  Order deny,allow\n  Deny from all\n  Allow from 127.0.0.1\n</Location>\n',
+      want: [['require-still-applies', 'Order deny,allow']],
+    },
+    {
+      name: 'disjoint directories do not meet',
+      text: d('  Order deny,allow\n  Deny from all', '/srv/a') + d('  Require valid-user', '/srv/b'),
+      want: [],
+    },
+    {
+      name: 'host rules that let everyone in do not gate anything',
+      text: d('  Order allow,deny\n  Allow from all', '/') + '<Location /x>\n  Require ip 10.1\n</Location>\n',
+      want: [],
+    },
+  ]);
+  it('points at the other section', () => {
+    const t = d('  Order deny,allow\n  Deny from all', '/') + '<Location /s>\n  Require local\n</Location>\n';
+    const f = crossSectionMixed(parse(t), 'server');
+    assert.equal(f[0].related?.length, 2);
+    assert.equal(t.slice(f[0].related![0].start, f[0].related![0].end), 'Order deny,allow');
+  });
+});
