@@ -1,0 +1,64 @@
+// The request evaluator (explain), table-driven: config + request → status (spec §0–§5.1).
+import assert from 'node:assert/strict';
+import { parse } from '../../server/src/syntax';
+import { explain, type Request } from '../../server/src/access';
+
+const d = (body: string, p = '/www') => `<Directory ${p}>\n${body}\n</Directory>\n`;
+const BASIC = 'AuthType Basic\nAuthName x\nAuthUserFile /users\n';
+const base: Partial<Request> = { documentRoot: '/www' };
+const alice = { kind: 'valid', user: 'alice' } as const;
+const wrong = { kind: 'wrong' } as const;
+
+const ROWS: Array<[string, string, Partial<Request>, number | null, boolean?]> = [
+  // [name, config, request, status, compat (default true)]
+  ['deny,allow + Deny all', d('Order deny,allow\nDeny from all'), { ip: '10.0.0.1' }, 403],
+  ['deny,allow + Allow X', d('Order deny,allow\nDeny from all\nAllow from 10.0.0.0/8'), { ip: '10.1.1.1' }, 200],
+  ['allow,deny + Deny all + Allow X: X refused', d('Order allow,deny\nDeny from all\nAllow from 10.0.0.0/8'), { ip: '10.1.1.1' }, 403],
+  ['Allow without Order', d('Allow from 10.0.0.1'), { ip: '10.9.9.9' }, 200],
+  ['limit GET order', d('<Limit GET>\nOrder allow,deny\n</Limit>\nAllow from 10.0.0.1'), { ip: '10.9.9.9', method: 'POST' }, 200],
+  ['limit GET order, HEAD is GET', d('<Limit GET>\nOrder allow,deny\n</Limit>\nAllow from 10.0.0.1'), { ip: '10.9.9.9', method: 'HEAD' }, 403],
+  ['Satisfy any, no Require: everyone', d('Order deny,allow\nDeny from all\nSatisfy any'), { ip: '10.9.9.9' }, 200],
+  ['Satisfy any skips Require all denied', d('Satisfy any\nRequire all denied'), {}, 200],
+  ['Satisfy all: hosts then auth (401)', d(`Order deny,allow\nDeny from all\nAllow from 10.0.0.1\n${BASIC}Require valid-user`), { ip: '10.0.0.1' }, 401],
+  ['Satisfy all: host refused first (403)', d(`Order deny,allow\nDeny from all\nAllow from 10.0.0.1\n${BASIC}Require valid-user`), { ip: '10.0.0.2', credentials: alice }, 403],
+  ['Satisfy any: host refused → auth', d(`Order deny,allow\nDeny from all\nAllow from 10.0.0.1\nSatisfy any\n${BASIC}Require valid-user`), { ip: '10.0.0.2', credentials: alice }, 200],
+  ['wrong password → 401', d(`${BASIC}Require valid-user`), { credentials: wrong }, 401],
+  ['AuthType without Require → 500', d(BASIC), {}, 500],
+  ['Require valid-user without AuthType → 500', d('Require valid-user'), {}, 500],
+  ['Require user: other user → 401', d(`${BASIC}Require user bob`), { credentials: alice }, 401],
+  ['AuthzSendForbiddenOnFailure → 403', d(`${BASIC}AuthzSendForbiddenOnFailure On\nRequire user bob`), { credentials: alice }, 403],
+  ['group without AuthGroupFile is denied', d(`${BASIC}Require group g`), { credentials: alice, groups: { g: ['alice'] } }, 401],
+  ['group with AuthGroupFile', d(`${BASIC}AuthGroupFile /groups\nRequire group g`), { credentials: alice, groups: { g: ['alice'] } }, 200],
+  ['child compat replaces parent (Allow only → everyone)', d('Order allow,deny\nAllow from 10.0.0.1') + d('Allow from 10.0.0.2', '/www/sub'), { ip: '10.9.9.9', path: '/sub/x.html' }, 200],
+  ['child Satisfy any resets host rules', d(`Order deny,allow\nDeny from all\n${BASIC}Require valid-user`) + d('Satisfy any', '/www/sub'), { ip: '10.9.9.9', path: '/sub/x.html' }, 200],
+  ['AuthMerging And', d('Require ip 10.0.0.0/8') + d('AuthMerging And\nRequire ip 10.1.0.0/16', '/www/sub'), { ip: '10.2.0.1', path: '/sub/x' }, 403],
+  ['AuthMerging Or', d('Require ip 10.0.0.0/8') + d('AuthMerging Or\nRequire ip 192.168.0.0/16', '/www/sub'), { ip: '10.2.0.1', path: '/sub/x' }, 200],
+  ['AuthMerging Off alone erases', d('Require all denied') + d('AuthMerging Off', '/www/sub'), { path: '/sub/x' }, 200],
+  ['case (a): compat gates Location Require', d('Order deny,allow\nDeny from all', '/') + '<Location /status>\nRequire local\n</Location>\n', { path: '/status' }, 403],
+  ['case (b): Directory Require still denies', d('Require all denied', '/') + '<Location /status>\nOrder deny,allow\nDeny from all\nAllow from 127.0.0.1\n</Location>\n', { path: '/status' }, 403],
+  [
+    '§5.1 walk pre-merge: valid-user ∧ .3 ∧ ¬.2',
+    d(`${BASIC}Require valid-user`) + '<Files a.html>\nAuthMerging Or\nRequire ip 10.0.0.3\n</Files>\n<Files a.html>\nAuthMerging And\n<RequireAll>\nRequire all granted\nRequire not ip 10.0.0.2\n</RequireAll>\n</Files>\n',
+    { ip: '10.0.0.3', path: '/a.html' },
+    401,
+  ],
+  ['env from SetEnvIf header', `SetEnvIf X-K ^1 K\n${d('Order deny,allow\nDeny from all\nAllow from env=K')}`, { headers: { 'X-K': '1' } }, 200],
+  ['env names are case-insensitive', `SetEnvIf X-K ^1 k\n${d('Require env K')}`, { headers: { 'X-K': '1' } }, 200, false],
+  ['host: 127.0.0.1 is localhost', d('Require host localhost'), { ip: '127.0.0.1' }, 200, false],
+  ['host: other addresses have no name', d('Require host localhost'), { ip: '127.0.0.2' }, 403, false],
+  ['<If> on a header', `${d('Require all granted')}<If "-n %{HTTP:X-K}">\nRequire all denied\n</If>\n`, { headers: { 'X-K': 'y' } }, 403, false],
+  ['<If> false', `${d('Require all granted')}<If "-n %{HTTP:X-K}">\nRequire all denied\n</If>\n`, {}, 200, false],
+  ['unknown provider leaves the result unknown', d('Require expr "%{TIME_HOUR} -gt 12"'), {}, null, false],
+  ['expr beside all granted is still decided', d('Require all granted\nRequire expr "%{TIME_HOUR} -gt 12"'), {}, 200, false],
+];
+
+describe('access evaluate: explain', () => {
+  for (const [name, config, req, status, compat] of ROWS) {
+    it(name, () => {
+      const r = explain(parse(config), 'vhost', { path: '/x.html', ...base, ...req }, { compat: compat ?? true });
+      assert.equal(r.status, status);
+      if (status === null) assert.equal(r.decision, 'unknown');
+      else assert.ok(r.steps.length >= 0);
+    });
+  }
+});
