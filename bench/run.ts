@@ -1,0 +1,622 @@
+/**
+ * Performance benchmark: `npm run bench` (node --import tsx bench/run.ts).
+ *
+ * Prints, in one run:
+ *  (a) a bare baseline: split lines, join continuations, split words, in MB/s,
+ *      over the corpus concatenated many times;
+ *  (b) parse alone and parse+diagnose (service.analyze) throughput over the
+ *      corpus and over a generated 100,000-line config, and the ratio of
+ *      parse+diagnose to the baseline;
+ *  (c) language-server latency from textDocument/didChange to the matching
+ *      publishDiagnostics, through dist/server.js --stdio, for 1k, 10k and
+ *      100k-line files (median of several runs; with the default debounce and
+ *      with debounce 0);
+ *  (d) memory: peak RSS of a child that parses+diagnoses the 100k-line input,
+ *      minus one that does an empty file, per input byte.
+ * Then a table against the targets. When parse+diagnose is below half the
+ * baseline it profiles a child with --cpu-prof and prints where the time goes.
+ *
+ * Heavy measurements run in child processes with a time limit (120 s, 30 s
+ * with --quick), so a pathological slowdown shows up as "did not finish"
+ * rather than a hung benchmark; the growth with file size is printed too.
+ *
+ * Options: --quick (fewer repetitions, shorter limits), --no-lsp, --no-profile.
+ * Internal: --child-analyze FILE REPS [RULE], --child-rules FILE, --child-mem FILE, --child-profile.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parse } from '../server/src/syntax';
+import { createService } from '../server/src/service';
+import { RULES } from '../server/src/rules';
+
+const repo = path.resolve(__dirname, '..');
+const corpusDir = path.resolve(repo, '../shared/corpus');
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+
+// ---------------------------------------------------------------- inputs
+
+function corpusTexts(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const ent of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const full = path.join(dir, ent.name);
+      if (ent.isDirectory()) walk(full);
+      else if (ent.isFile() && ent.name !== 'MANIFEST.tsv' && ent.name !== 'README.md') out.push(fs.readFileSync(full, 'latin1'));
+    }
+  };
+  if (fs.existsSync(corpusDir)) walk(corpusDir);
+  else walk(path.join(repo, 'examples'));
+  return out;
+}
+
+/** A small deterministic PRNG (mulberry32), so every run generates the same config. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A realistic config of exactly `lines` lines: vhosts with directories and
+ * auth, 2.2 access blocks (some continued over lines), dual-version blocks,
+ * rewrite rules, comments and blank lines.
+ */
+export function generateConfig(lines: number, seed = 42): string {
+  const rnd = prng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
+  const ip = (): string => `10.${Math.floor(rnd() * 256)}.${Math.floor(rnd() * 256)}.${Math.floor(rnd() * 256)}`;
+  const words = ['shop', 'blog', 'wiki', 'api', 'static', 'intranet', 'mail', 'docs', 'status', 'admin'];
+  const out: string[] = [];
+  let n = 0;
+  const blocks: Array<() => string[]> = [
+    () => ['# ' + pick(['Managed by the config tool.', 'Do not edit by hand.', 'Access for the office network.', 'Legacy 2.2 block, migrate me.']), ''],
+    () => {
+      const site = `${pick(words)}${Math.floor(rnd() * 1000)}.example.com`;
+      const root = `/srv/www/${site}`;
+      const b = [
+        `<VirtualHost *:${pick(['80', '443', '8080'])}>`,
+        `    ServerName ${site}`,
+        `    ServerAdmin webmaster@${site}`,
+        `    DocumentRoot ${root}`,
+        `    <Directory ${root}>`,
+        `        Options ${pick(['Indexes FollowSymLinks', '-Indexes +FollowSymLinks', 'None'])}`,
+        `        AllowOverride ${pick(['None', 'All', 'AuthConfig'])}`,
+        '        Order allow,deny',
+        '        Allow from all',
+        '    </Directory>',
+      ];
+      if (rnd() < 0.4) {
+        b.push(
+          '    <Location /private>',
+          '        AuthType Basic',
+          '        AuthName "Private area"',
+          `        AuthUserFile /etc/apache2/htpasswd.${pick(words)}`,
+          '        Require valid-user',
+          '    </Location>',
+        );
+      }
+      if (rnd() < 0.3) b.push('    RewriteEngine On', '    RewriteCond %{HTTPS} off', '    RewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [R=301,L]');
+      b.push(`    ErrorLog \${APACHE_LOG_DIR}/${site}-error.log`, `    CustomLog \${APACHE_LOG_DIR}/${site}-access.log combined`, '</VirtualHost>', '');
+      return b;
+    },
+    () => [
+      `<Directory /srv/data/${pick(words)}${Math.floor(rnd() * 100)}>`,
+      '    Order deny,allow',
+      '    Deny from all',
+      `    Allow from ${ip()} \\`,
+      `               ${ip()} ${ip()}`,
+      '</Directory>',
+      '',
+    ],
+    () => [
+      `<Location /${pick(words)}-status>`,
+      '    SetHandler server-status',
+      '    <IfModule mod_authz_core.c>',
+      '        Require local',
+      '    </IfModule>',
+      '    <IfModule !mod_authz_core.c>',
+      '        Order deny,allow',
+      '        Deny from all',
+      '        Allow from 127.0.0.1',
+      '    </IfModule>',
+      '</Location>',
+      '',
+    ],
+    () => [`<Files ~ "\\.(${pick(['ini', 'log', 'bak'])}|sql)$">`, '    Order allow,deny', '    Deny from all', '    Satisfy All', '</Files>', ''],
+  ];
+  while (n < lines) {
+    const b = pick(blocks)();
+    if (n + b.length > lines) {
+      while (n < lines) {
+        out.push('# padding');
+        n++;
+      }
+      break;
+    }
+    out.push(...b);
+    n += b.length;
+  }
+  return out.join('\n') + '\n';
+}
+
+// ---------------------------------------------------------------- measuring
+
+/** The baseline: the least work any config reader must do. Returns a word count so nothing is optimised away. */
+function baseline(text: string): number {
+  let words = 0;
+  let pending = '';
+  for (let line of text.split('\n')) {
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    if (line.endsWith('\\')) {
+      pending += line.slice(0, -1);
+      continue;
+    }
+    const logical = (pending + line).trim();
+    pending = '';
+    if (logical) words += logical.split(/\s+/).length;
+  }
+  return words;
+}
+
+let sink = 0;
+
+/** MB/s of `work` over `bytes`, the median of `reps` timed runs after a warm-up run. */
+function throughput(bytes: number, reps: number, work: () => number): number {
+  sink += work();
+  const rates: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    const t = process.hrtime.bigint();
+    sink += work();
+    const s = Number(process.hrtime.bigint() - t) / 1e9;
+    rates.push(bytes / 1e6 / s);
+  }
+  return median(rates);
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+// ---------------------------------------------------------------- children
+
+/** Settings that switch one rule off (to show what the rest of the pipeline costs). */
+function serviceWithout(ignore: string | undefined) {
+  return createService(ignore ? { rules: { [ignore]: 'ignore' } } : {});
+}
+
+/** `--child-analyze FILE REPS [RULE]`: parse+diagnose FILE REPS times; prints the median MB/s. */
+function childAnalyze(file: string, reps: number, ignore?: string): void {
+  const text = fs.readFileSync(file, 'latin1');
+  const service = serviceWithout(ignore);
+  const ms: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    const t = process.hrtime.bigint();
+    sink += service.analyze({ text, uri: 'file:///bench/input.conf' }).findings.length;
+    ms.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  const m = median(ms);
+  process.stdout.write(JSON.stringify({ ms: m, mbps: text.length / 1e6 / (m / 1000) }) + '\n');
+}
+
+/** `--child-rules FILE`: time each rule's check over FILE, parsed once. */
+function childRules(file: string): void {
+  const doc = parse(fs.readFileSync(file, 'latin1'));
+  const out: Record<string, number> = {};
+  for (const rule of RULES) {
+    const t = process.hrtime.bigint();
+    rule.check({ doc, fileContext: 'server' });
+    out[rule.id] = Number(process.hrtime.bigint() - t) / 1e6;
+  }
+  process.stdout.write(JSON.stringify(out) + '\n');
+}
+
+function childMem(file: string, ignore?: string): void {
+  const text = file ? fs.readFileSync(file, 'latin1') : '';
+  const service = serviceWithout(ignore);
+  const a = service.analyze({ text, uri: 'file:///bench/input.conf' });
+  sink += a.findings.length + service.diagnostics(a).length;
+  process.stdout.write(JSON.stringify({ maxRssBytes: process.resourceUsage().maxRSS * 1024, findings: a.findings.length }) + '\n');
+}
+
+/** `--child-profile analyze|parse`: loop over the corpus for a few seconds (run under --cpu-prof). */
+function childProfile(what: string): void {
+  const texts = corpusTexts();
+  const service = createService();
+  const end = Date.now() + (quick ? 3000 : 6000);
+  while (Date.now() < end) {
+    for (const text of texts) {
+      sink += what === 'parse' ? parse(text).lines.length : service.analyze({ text, uri: 'file:///bench/x.conf' }).findings.length;
+    }
+  }
+}
+
+/** Run this script as a child; its stdout, or null when it ran out of time. */
+function runChild(extra: string[], timeoutMs: number, nodeFlags: string[] = []): string | null {
+  const r = spawnSync(process.execPath, [...nodeFlags, '--import', 'tsx', __filename, ...extra], {
+    cwd: repo,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    timeout: timeoutMs,
+    killSignal: 'SIGKILL',
+  });
+  if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') return null;
+  if (r.signal === 'SIGKILL') return null;
+  if (r.status !== 0) throw new Error(`child ${extra.join(' ')} failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Self time by function from a .cpuprofile, top `n`. */
+function summarizeProfile(file: string, n: number): Array<{ fn: string; where: string; ms: number; pct: number }> {
+  const prof = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+    samples: number[];
+    timeDeltas: number[];
+  };
+  const byId = new Map(prof.nodes.map((x) => [x.id, x]));
+  const self = new Map<string, { fn: string; where: string; us: number }>();
+  let total = 0;
+  prof.samples.forEach((id, i) => {
+    const node = byId.get(id)!;
+    const dt = prof.timeDeltas[i] ?? 0;
+    total += dt;
+    const cf = node.callFrame;
+    // Line numbers are those of tsx's transformed output, so only the file is shown.
+    const where = cf.url ? path.relative(repo, cf.url.replace(/^file:\/\//, '')) : '(native)';
+    const key = `${cf.functionName}@${where}`;
+    const e = self.get(key) ?? { fn: cf.functionName || '(anonymous)', where, us: 0 };
+    e.us += dt;
+    self.set(key, e);
+  });
+  return [...self.values()]
+    .sort((a, b) => b.us - a.us)
+    .slice(0, n)
+    .map((e) => ({ fn: e.fn, where: e.where, ms: e.us / 1000, pct: (100 * e.us) / total }));
+}
+
+// ---------------------------------------------------------------- LSP client
+
+class LspClient {
+  private buf = Buffer.alloc(0);
+  private nextId = 1;
+  private pending = new Map<number, (r: unknown) => void>();
+  private diagWaiters: Array<{ uri: string; version: number; resolve: () => void }> = [];
+  readonly child;
+
+  constructor(server: string) {
+    this.child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.child.stdout.on('data', (d: Buffer) => this.onData(d));
+  }
+
+  private onData(d: Buffer): void {
+    this.buf = Buffer.concat([this.buf, d]);
+    for (;;) {
+      const head = this.buf.indexOf('\r\n\r\n');
+      if (head < 0) return;
+      const m = /Content-Length: (\d+)/i.exec(this.buf.subarray(0, head).toString('ascii'));
+      if (!m) throw new Error('bad header from the server');
+      const len = Number(m[1]);
+      if (this.buf.length < head + 4 + len) return;
+      const msg = JSON.parse(this.buf.subarray(head + 4, head + 4 + len).toString('utf8'));
+      this.buf = this.buf.subarray(head + 4 + len);
+      this.onMessage(msg);
+    }
+  }
+
+  private onMessage(msg: { id?: number; method?: string; params?: { uri: string; version?: number }; result?: unknown }): void {
+    if (msg.id !== undefined && msg.method === undefined) {
+      this.pending.get(msg.id)?.(msg.result);
+      this.pending.delete(msg.id);
+    } else if (msg.id !== undefined && msg.method) {
+      // A request from the server (configuration, registration…): answer with nothing.
+      this.write({ jsonrpc: '2.0', id: msg.id, result: null });
+    } else if (msg.method === 'textDocument/publishDiagnostics' && msg.params) {
+      const { uri, version } = msg.params;
+      this.diagWaiters = this.diagWaiters.filter((w) => {
+        if (w.uri === uri && (version === undefined || version >= w.version)) {
+          w.resolve();
+          return false;
+        }
+        return true;
+      });
+    }
+  }
+
+  private write(msg: object): void {
+    const s = JSON.stringify(msg);
+    this.child.stdin.write(`Content-Length: ${Buffer.byteLength(s)}\r\n\r\n${s}`);
+  }
+
+  request(method: string, params: unknown): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.write({ jsonrpc: '2.0', id, method, params });
+    });
+  }
+
+  notify(method: string, params: unknown): void {
+    this.write({ jsonrpc: '2.0', method, params });
+  }
+
+  diagnosticsFor(uri: string, version: number): Promise<void> {
+    return new Promise((resolve) => this.diagWaiters.push({ uri, version, resolve }));
+  }
+
+  async close(): Promise<void> {
+    const exited = new Promise((r) => this.child.on('exit', r));
+    await this.request('shutdown', null);
+    this.notify('exit', null);
+    await exited;
+  }
+}
+
+/** Median ms from didChange to the publishDiagnostics of that version, or null past `deadlineMs`. */
+async function lspLatency(server: string, text: string, runs: number, debounceMs: number | undefined, deadlineMs: number): Promise<number | null> {
+  const client = new LspClient(server);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<null>((resolve) => {
+    timer = setTimeout(() => {
+      client.child.kill('SIGKILL');
+      resolve(null);
+    }, deadlineMs);
+  });
+  const measure = async (): Promise<number> => {
+    const initializationOptions = debounceMs === undefined ? {} : { settings: { validate: { debounceMs } } };
+    await client.request('initialize', { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions });
+    client.notify('initialized', {});
+    const uri = `file:///bench/generated-${text.length}.conf`;
+    let version = 1;
+    const opened = client.diagnosticsFor(uri, version);
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'apacheconf', version, text } });
+    await opened;
+    const times: number[] = [];
+    for (let r = 0; r < runs; r++) {
+      version++;
+      // Insert, then remove, a space at the start of the first line: the structure stays the same.
+      const done = client.diagnosticsFor(uri, version);
+      const t = process.hrtime.bigint();
+      const change =
+        r % 2 === 0
+          ? { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: ' ' }
+          : { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, text: '' };
+      client.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
+      await done;
+      times.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+    await client.close();
+    return median(times);
+  };
+  try {
+    return await Promise.race([measure(), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// ---------------------------------------------------------------- main
+
+interface Row {
+  name: string;
+  value: string;
+  target?: string;
+  ok?: boolean;
+}
+
+const fmtMB = (bytes: number): string => `${(bytes / 1e6).toFixed(bytes < 1e6 ? 2 : 1)} MB`;
+
+async function main(): Promise<void> {
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  const texts = corpusTexts();
+  const corpusBytes = texts.reduce((n, t) => n + t.length, 0);
+  const budget = quick ? 30_000 : 120_000; // per heavy measurement, in ms
+  console.log(`apacheconf bench: node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}${quick ? ' (quick)' : ''}`);
+  console.log(`corpus: ${texts.length} files, ${fmtMB(corpusBytes)}${fs.existsSync(corpusDir) ? '' : ' (examples/: ../shared/corpus is absent)'}`);
+
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'apacheconf-bench-'));
+  try {
+    // (a) baseline over the corpus concatenated many times.
+    const copies = Math.max(1, Math.ceil((quick ? 8e6 : 32e6) / corpusBytes));
+    const big = Array.from({ length: copies }, () => texts.join('\n')).join('\n');
+    const base = throughput(big.length, quick ? 3 : 7, () => baseline(big));
+    rows.push({ name: `(a) baseline: split, join, words (corpus ×${copies}, ${fmtMB(big.length)})`, value: `${base.toFixed(1)} MB/s` });
+
+    // (b) parse alone and parse+diagnose, per file over the corpus.
+    const service = createService();
+    const parseRate = throughput(corpusBytes, quick ? 3 : 7, () => texts.reduce((n, t) => n + parse(t).lines.length, 0));
+    rows.push({ name: '(b) parse only, corpus (per file)', value: `${parseRate.toFixed(1)} MB/s = ${(parseRate / base).toFixed(2)}× baseline` });
+    const analyzeRate = throughput(corpusBytes, quick ? 1 : 3, () =>
+      texts.reduce((n, t) => n + service.analyze({ text: t, uri: 'file:///bench/x.conf' }).findings.length, 0),
+    );
+    rows.push({
+      name: '(b) parse+diagnose, corpus (per file)',
+      value: `${analyzeRate.toFixed(2)} MB/s = ${(analyzeRate / base).toFixed(3)}× baseline`,
+      target: '≥ 0.5× baseline',
+      ok: analyzeRate >= 0.5 * base,
+    });
+
+    // (b) the generated 100k-line config, in a child with a time limit.
+    const gen = generateConfig(100_000);
+    const genFile = path.join(tmp, 'gen-100k.conf');
+    fs.writeFileSync(genFile, gen, 'latin1');
+    const genBase = throughput(gen.length, quick ? 3 : 7, () => baseline(gen));
+    const genOut = runChild(['--child-analyze', genFile, quick ? '1' : '3'], budget);
+    if (genOut) {
+      const r = JSON.parse(genOut) as { mbps: number; ms: number };
+      rows.push({
+        name: `(b) parse+diagnose, generated 100k lines (${fmtMB(gen.length)})`,
+        value: `${r.mbps.toFixed(2)} MB/s = ${(r.mbps / genBase).toFixed(3)}× its baseline (${genBase.toFixed(0)} MB/s), ${r.ms.toFixed(0)} ms`,
+        target: '≥ 0.5× baseline',
+        ok: r.mbps >= 0.5 * genBase,
+      });
+    } else {
+      rows.push({
+        name: `(b) parse+diagnose, generated 100k lines (${fmtMB(gen.length)})`,
+        value: `did not finish in ${budget / 1000} s`,
+        target: '≥ 0.5× baseline',
+        ok: false,
+      });
+    }
+
+    // How parse+diagnose grows with the size of one file, and which rule it is.
+    const scaling: string[] = [];
+    let slowest: { id: string; ms: number } | undefined;
+    for (const lines of [1_000, 2_000, 4_000, 8_000]) {
+      const f = path.join(tmp, `gen-${lines}.conf`);
+      const text = generateConfig(lines);
+      fs.writeFileSync(f, text, 'latin1');
+      const out = runChild(['--child-analyze', f, '1'], budget / 2);
+      if (!out) {
+        scaling.push(`${lines} lines: > ${budget / 2000} s`);
+        break;
+      }
+      const r = JSON.parse(out) as { ms: number; mbps: number };
+      scaling.push(`${lines} lines: ${r.ms.toFixed(0)} ms (${r.mbps.toFixed(2)} MB/s)`);
+      if (lines === 1_000) {
+        const per = JSON.parse(runChild(['--child-rules', f], budget) ?? '{}') as Record<string, number>;
+        const top = Object.entries(per).sort((x, y) => y[1] - x[1])[0];
+        if (top) slowest = { id: top[0], ms: top[1] };
+        notes.push(`per rule on the generated 1k-line file: ${Object.entries(per).sort((x, y) => y[1] - x[1]).slice(0, 5).map(([id, ms]) => `${id} ${ms.toFixed(0)} ms`).join(', ')}`);
+      }
+    }
+    notes.push(`parse+diagnose of one generated file by size: ${scaling.join('; ')}`);
+    if (slowest && slowest.ms > 50) {
+      const out = runChild(['--child-analyze', genFile, '1', slowest.id], budget);
+      rows.push({
+        name: `(b) parse+diagnose, 100k lines, without ${slowest.id}`,
+        value: out
+          ? (() => {
+              const r = JSON.parse(out) as { mbps: number; ms: number };
+              return `${r.mbps.toFixed(1)} MB/s = ${(r.mbps / genBase).toFixed(2)}× its baseline, ${r.ms.toFixed(0)} ms`;
+            })()
+          : `did not finish in ${budget / 1000} s`,
+      });
+    }
+
+    // (c) LSP latency through dist/server.js --stdio.
+    const server = path.join(repo, 'dist/server.js');
+    if (args.includes('--no-lsp')) {
+      rows.push({ name: '(c) LSP latency', value: 'skipped (--no-lsp)' });
+    } else if (!fs.existsSync(server)) {
+      rows.push({ name: '(c) LSP latency', value: 'skipped: dist/server.js is missing (run npm run build)' });
+    } else {
+      let gaveUp = false;
+      for (const lines of [1_000, 10_000, 100_000]) {
+        const text = generateConfig(lines, lines);
+        const runs = lines >= 100_000 ? (quick ? 3 : 5) : quick ? 5 : 9;
+        for (const debounce of [undefined, 0]) {
+          const label = `(c) didChange → diagnostics, ${lines / 1000}k lines, ${debounce === undefined ? 'default debounce' : 'debounce 0'}`;
+          const row: Row = { name: label, value: '' };
+          if (lines === 10_000) row.target = '< 20 ms';
+          if (gaveUp) {
+            row.value = 'skipped: a smaller file already timed out';
+            row.ok = false;
+          } else {
+            const ms = await lspLatency(server, text, runs, debounce, budget);
+            if (ms === null) {
+              gaveUp = true;
+              row.value = `no diagnostics within ${budget / 1000} s`;
+              row.ok = false;
+            } else {
+              row.value = `${ms.toFixed(1)} ms (median of ${runs})`;
+              if (row.target) row.ok = ms < 20;
+            }
+          }
+          rows.push(row);
+        }
+      }
+      notes.push('the default debounce is the server\'s apacheconf.validate.debounceMs (150 ms); "debounce 0" shows the processing time alone');
+    }
+
+    // (d) memory per input byte: peak RSS of a child on the 100k-line file minus one on an empty file.
+    const fullOut = runChild(['--child-mem', genFile], budget);
+    const emptyOut = runChild(['--child-mem', ''], budget);
+    if (fullOut && emptyOut) {
+      const full = JSON.parse(fullOut) as { maxRssBytes: number };
+      const empty = JSON.parse(emptyOut) as { maxRssBytes: number };
+      const perByte = (full.maxRssBytes - empty.maxRssBytes) / gen.length;
+      rows.push({
+        name: '(d) peak RSS over an empty file, per input byte',
+        value: `${perByte.toFixed(1)} B/B (${fmtMB(full.maxRssBytes - empty.maxRssBytes)} for ${fmtMB(gen.length)})`,
+        target: '< 10 B/B',
+        ok: perByte < 10,
+      });
+    } else {
+      rows.push({ name: '(d) peak RSS per input byte (100k lines)', value: `did not finish in ${budget / 1000} s`, target: '< 10 B/B', ok: false });
+      const without = slowest ? runChild(['--child-mem', genFile, slowest.id], budget) : null;
+      if (without && emptyOut && slowest) {
+        const full = JSON.parse(without) as { maxRssBytes: number };
+        const empty = JSON.parse(emptyOut) as { maxRssBytes: number };
+        rows.push({
+          name: `(d) the same without ${slowest.id}`,
+          value: `${((full.maxRssBytes - empty.maxRssBytes) / gen.length).toFixed(1)} B/B (${fmtMB(full.maxRssBytes - empty.maxRssBytes)} for ${fmtMB(gen.length)})`,
+        });
+      }
+    }
+
+    printTable(rows);
+    if (notes.length) {
+      console.log('');
+      for (const n of notes) console.log(`note: ${n}`);
+    }
+
+    // Where the time goes, when parse+diagnose is too slow.
+    if (analyzeRate < 0.5 * base && !args.includes('--no-profile')) {
+      for (const what of ['analyze', 'parse']) {
+        if (what === 'parse' && parseRate >= 0.5 * base) continue;
+        console.log(`\n${what === 'parse' ? 'parse alone is' : 'parse+diagnose is'} below half the baseline: --cpu-prof of a child looping ${what} over the corpus, top self time:`);
+        const profDir = path.join(tmp, `prof-${what}`);
+        runChild(['--child-profile', what, ...(quick ? ['--quick'] : [])], budget, ['--cpu-prof', `--cpu-prof-dir=${profDir}`]);
+        const prof = fs.existsSync(profDir) ? fs.readdirSync(profDir).find((f) => f.endsWith('.cpuprofile')) : undefined;
+        if (!prof) continue;
+        for (const e of summarizeProfile(path.join(profDir, prof), 12)) {
+          console.log(`  ${e.pct.toFixed(1).padStart(5)}%  ${e.ms.toFixed(0).padStart(7)} ms  ${e.fn}  ${e.where}`);
+        }
+      }
+      console.log('\ntime per rule over the corpus (parsed once):');
+      const docs = texts.map((t) => parse(t));
+      const perRule = RULES.map((rule) => {
+        const t = process.hrtime.bigint();
+        for (const doc of docs) rule.check({ doc, fileContext: 'server' });
+        return { id: rule.id, ms: Number(process.hrtime.bigint() - t) / 1e6 };
+      }).sort((x, y) => y.ms - x.ms);
+      for (const r of perRule) console.log(`  ${r.ms.toFixed(0).padStart(7)} ms  ${r.id}`);
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  if (sink === -1) console.log('');
+}
+
+function printTable(rows: Row[]): void {
+  const w0 = Math.max(...rows.map((r) => r.name.length));
+  const w1 = Math.max(...rows.map((r) => r.value.length));
+  console.log('');
+  console.log(`${'measure'.padEnd(w0)}  ${'value'.padEnd(w1)}  target`);
+  console.log(`${'-'.repeat(w0)}  ${'-'.repeat(w1)}  ${'-'.repeat(24)}`);
+  for (const r of rows) {
+    const verdict = r.target ? `${r.target}  ${r.ok ? 'ok' : 'MISSED'}` : '';
+    console.log(`${r.name.padEnd(w0)}  ${r.value.padEnd(w1)}  ${verdict}`);
+  }
+}
+
+if (require.main !== module) {
+  // Imported (for generateConfig): run nothing.
+} else if (args[0] === '--child-mem') childMem(args[1] ?? '', args[2]);
+else if (args[0] === '--child-analyze') childAnalyze(args[1], Number(args[2] ?? '1'), args[3]);
+else if (args[0] === '--child-rules') childRules(args[1]);
+else if (args[0] === '--child-profile') childProfile(args[1] ?? 'analyze');
+else
+  main().catch((e) => {
+    console.error(e);
+    process.exitCode = 1;
+  });
