@@ -5,6 +5,9 @@
  *   catalog's documentation (legacy directives lead with their replacement).
  * - The provider after `Require` (or `Require not`): what that provider checks.
  * - The module in `<IfModule …>` or the identifier after `LoadModule`: the module.
+ * - An access section's tag (`<Directory>`, `<Location>`, `<Files>`, their
+ *   *Match forms, `<VirtualHost>`): who gets in, from ./access-hover.ts
+ *   (after the docs on the name, alone on the arguments).
  *
  * Every other position gives no hover. The range is the hovered word.
  */
@@ -15,6 +18,7 @@ import type { FileContext } from '../model/context';
 import { directiveDocsMarkdown, getDirective, getModule, moduleDocsMarkdown } from '../facts';
 import { getProvider, type ProviderFact } from '../facts/providers';
 import { lineAt } from './util';
+import { accessHoverMarkdown } from './access-hover';
 
 function hover(doc: ConfigDocument, token: Token, markdown: string): Hover {
   return { contents: { kind: MarkupKind.Markdown, value: markdown }, range: rangeOf(doc, token.start, token.end) };
@@ -40,7 +44,7 @@ function moduleHover(doc: ConfigDocument, token: Token, name: string): Hover | n
   return m ? hover(doc, token, moduleDocsMarkdown(m)) : null;
 }
 
-function hoverOnLine(doc: ConfigDocument, node: LineNode, offset: number): Hover | null {
+function hoverOnLine(doc: ConfigDocument, node: LineNode, offset: number, context: FileContext): Hover | null {
   switch (node.type) {
     case 'directive': {
       const token = tokenAt([node.name, ...node.args], offset);
@@ -65,10 +69,14 @@ function hoverOnLine(doc: ConfigDocument, node: LineNode, offset: number): Hover
       if (!token) return null;
       if (token === s.name) {
         const fact = getDirective(token.value);
-        return fact ? hover(doc, token, directiveDocsMarkdown(fact)) : null;
+        const access = accessHoverMarkdown(doc, s, context);
+        const parts = [fact ? directiveDocsMarkdown(fact) : null, access].filter((x): x is string => !!x);
+        return parts.length ? hover(doc, token, parts.join('\n\n---\n\n')) : null;
       }
       if (s.key === 'ifmodule' && token === s.args[0]) return moduleHover(doc, token, token.value.replace(/^!/, ''));
-      return null;
+      // The section's arguments (its path or pattern): who gets in, when it is an access section.
+      const access = accessHoverMarkdown(doc, s, context);
+      return access ? hover(doc, token, access) : null;
     }
     case 'close': {
       const token = tokenAt([node.name], offset);
@@ -81,8 +89,8 @@ function hoverOnLine(doc: ConfigDocument, node: LineNode, offset: number): Hover
   }
 }
 
-export function hoverAt(doc: ConfigDocument, offset: number, _context: FileContext): Hover | null {
+export function hoverAt(doc: ConfigDocument, offset: number, context: FileContext): Hover | null {
   const node = lineAt(doc, offset);
   if (!node || offset < node.start || offset > node.end) return null;
-  return hoverOnLine(doc, node, offset);
+  return hoverOnLine(doc, node, offset, context);
 }
