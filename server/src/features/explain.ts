@@ -1,0 +1,158 @@
+/**
+ * Explain access for one request: which sections apply, what each access
+ * directive decides, and the status httpd answers. Over a whole
+ * configuration the included files are spliced in where their Include line
+ * stands (a file included inside `<VirtualHost>` is read as that virtual
+ * host's body, as httpd reads it), the access engine evaluates the result,
+ * and every step is mapped back to its own file and line.
+ */
+import { parse, type ConfigDocument, type DirectiveNode } from '../syntax';
+import type { FileContext } from '../model/context';
+import type { ConfigGraph } from '../model/workspace';
+import { explain, type Credentials, type Request } from '../access';
+
+/** One configuration as a single text, with the origin of each of its lines. */
+export interface FlatConfig {
+  doc: ConfigDocument;
+  /** The file and 0-based line each physical line of `doc` came from. */
+  origins: Array<{ path: string; line: number }>;
+  /** True when the size bound cut the text short. */
+  truncated: boolean;
+}
+
+/** Upper bound on the spliced text (characters). */
+export const MAX_FLAT_CHARS = 8 * 1024 * 1024;
+
+/** Splice the graph's files into one text, from its root, in httpd's reading order. */
+export function flattenGraph(graph: ConfigGraph, maxChars = MAX_FLAT_CHARS): FlatConfig {
+  const byPath = new Map(graph.files.map((f) => [f.path, f]));
+  const targets = new Map<DirectiveNode, string[]>();
+  for (const e of graph.edges) targets.set(e.directive, e.targets);
+  const parts: string[] = [];
+  const origins: FlatConfig['origins'] = [];
+  let size = 0;
+  let truncated = false;
+  const stack: string[] = [];
+
+  const emit = (text: string, path: string, firstLine: number) => {
+    if (size + text.length > maxChars) {
+      truncated = true;
+      return;
+    }
+    const t = text.endsWith('\n') ? text : text + '\n';
+    parts.push(t);
+    size += t.length;
+    let line = firstLine;
+    for (let i = 0; i < t.length; i++) if (t.charCodeAt(i) === 10) origins.push({ path, line: line++ });
+  };
+
+  const visit = (path: string) => {
+    const file = byPath.get(path);
+    if (!file || stack.includes(path)) return;
+    stack.push(path);
+    const doc = file.doc;
+    for (const node of doc.lines) {
+      if (truncated) break;
+      const list = node.type === 'directive' ? targets.get(node) : undefined;
+      if (list) {
+        // The Include line itself becomes a comment, so steps never point at it by accident.
+        emit('#' + doc.text.slice(node.lineStart, node.lineEnd).replace(/\r?\n$/, '').replace(/\\\r?\n/g, ' '), path, node.line);
+        for (const t of list) visit(t);
+        continue;
+      }
+      const text = doc.text.slice(node.lineStart, node.lineEnd);
+      if (text) emit(text, path, node.line);
+    }
+    stack.pop();
+  };
+  visit(graph.root);
+  const text = parts.join('');
+  return { doc: parse(text), origins, truncated };
+}
+
+export type CredentialsState = 'none' | 'valid' | 'wrong';
+
+/** What the explain command asks. */
+export interface ExplainQuery {
+  /** URL path ("/admin/index.html"). */
+  path: string;
+  /** Client address (default 127.0.0.1). */
+  ip?: string;
+  credentials?: CredentialsState;
+  /** The user name for valid credentials (default "someone"). */
+  user?: string;
+  /** Groups the user is in (for Require group). */
+  groups?: string[];
+  /** The Host of the request: picks the <VirtualHost> with that ServerName. */
+  serverName?: string;
+  /** The client's verified host name (Require host, Allow from a name). */
+  hostName?: string;
+  method?: string;
+}
+
+export interface ExplainStep {
+  /** The file the step's line is in (a path, or the uri of a lone document). */
+  file: string;
+  /** 0-based line. */
+  line: number;
+  directive: string;
+  effect: string;
+}
+
+export interface ExplainResult {
+  status: 200 | 401 | 403 | 500 | null;
+  decision: string;
+  steps: ExplainStep[];
+  /** 'configuration' when the whole include graph was read, 'file' for one document. */
+  scope: 'configuration' | 'file';
+  /** The root file, for a configuration. */
+  root?: string;
+  /** A word on what could not be taken into account. */
+  note?: string;
+}
+
+function request(q: ExplainQuery): Request {
+  const ip = q.ip?.trim() || '127.0.0.1';
+  let credentials: Credentials = { kind: 'none' };
+  if (q.credentials === 'wrong') credentials = { kind: 'wrong' };
+  else if (q.credentials === 'valid') credentials = { kind: 'valid', user: q.user?.trim() || 'someone' };
+  const r: Request = { path: q.path.trim() || '/', ip, credentials, method: q.method };
+  if (q.serverName?.trim()) r.serverName = q.serverName.trim();
+  if (q.hostName !== undefined) r.hostName = q.hostName.trim() || null;
+  if (credentials.kind === 'valid' && q.groups?.length) {
+    const groups: Record<string, string[]> = {};
+    for (const g of q.groups) groups[g] = [credentials.user];
+    r.groups = groups;
+  }
+  return r;
+}
+
+/** Explain a request against one document on its own. */
+export function explainDocument(doc: ConfigDocument, context: FileContext, file: string, q: ExplainQuery): ExplainResult {
+  const ev = explain(doc, context, request(q));
+  return {
+    status: ev.status,
+    decision: ev.decision,
+    steps: ev.steps.map((s) => ({ file, line: s.line, directive: s.directive, effect: s.effect })),
+    scope: 'file',
+  };
+}
+
+/** Explain a request against a whole configuration (its include graph). */
+export function explainConfiguration(graph: ConfigGraph, q: ExplainQuery): ExplainResult {
+  const flat = flattenGraph(graph);
+  const ev = explain(flat.doc, 'server', request(q));
+  const notes: string[] = [];
+  if (flat.truncated || graph.truncated) notes.push('the configuration is larger than the limits: part of it was not read');
+  return {
+    status: ev.status,
+    decision: ev.decision,
+    steps: ev.steps.map((s) => {
+      const o = flat.origins[s.line] ?? { path: graph.root, line: 0 };
+      return { file: o.path, line: o.line, directive: s.directive, effect: s.effect };
+    }),
+    scope: 'configuration',
+    root: graph.root,
+    ...(notes.length ? { note: notes.join('; ') } : {}),
+  };
+}
