@@ -101,6 +101,8 @@ describe('cli: exit codes', () => {
     { name: 'fix: bad mode', files: { 'a.conf': CLEAN }, args: ['fix', '--mode', 'aggressive', 'a.conf'], code: 2, stderr: /--mode must be one of preserve, intent/ },
     { name: 'fix: --mode intent accepted', files: { 'a.conf': CLEAN }, args: ['fix', '--mode', 'intent', 'a.conf'], code: 0 },
     { name: 'fix: missing path', args: ['fix', 'gone.conf'], code: 2, stderr: /gone\.conf: error: cannot read/ },
+    { name: 'fix: --stdout with a missing file', args: ['fix', '--stdout', 'gone.conf'], code: 2, stderr: /gone\.conf: error: cannot read/ },
+    { name: 'a directory without config files', files: { 'd/readme.txt': 'x\n' }, args: ['check', 'd'], code: 0, stderr: /warning: no configuration files found in d/, stdout: /No problems found in 0 files/ },
     { name: 'serve without a transport', args: ['serve'], code: 2, stderr: /serve needs --stdio/ },
     { name: 'serve with an unknown option', args: ['serve', '--tcp'], code: 2, stderr: /unknown option --tcp/ },
     { name: '--help', args: ['--help'], code: 0, stdout: /apacheconf check \[options\] PATH/ },

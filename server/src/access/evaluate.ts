@@ -46,6 +46,12 @@ export interface Client {
   credentials: Credentials;
   /** Is `user` in `group` (AuthGroupFile)? */
   inGroup?: (user: string, group: string) => boolean;
+  /**
+   * Treat every AuthType and authentication provider alike (challenge without credentials,
+   * refuse wrong ones, accept valid ones): right when comparing two configurations that share
+   * their authentication settings, as the migration check does.
+   */
+  symbolicAuthn?: boolean;
   /** Values for leaves the model cannot decide (expr, DBM, LDAP…), by leafKey(). Undefined = unknown. */
   decide?: (key: string, hasUser: boolean) => AuthzResult | undefined;
 }
@@ -360,13 +366,16 @@ function decide(st: MergedState, client: Client, assigned: Map<string, AuthzResu
   // Authentication.
   if (!authType) return { status: 500, decision: 'error' };
   const type = authType.args[0]?.value.toLowerCase();
-  if (type !== 'basic') throw new NeedValue('authtype ' + type, ['error']);
+  const symbolic = client.symbolicAuthn === true;
+  if (type !== 'basic' && !symbolic) throw new NeedValue('authtype ' + type, ['error']);
   if (!st.authName) return { status: 500, decision: 'error' };
   const cred = client.credentials;
   if (cred.kind === 'none') return { status: 401, decision: 'auth-required' };
   const providers = st.basicProvider ? st.basicProvider.args.map((a) => a.value.toLowerCase()) : ['file'];
-  if (providers.length !== 1 || providers[0] !== 'file') throw new NeedValue('authn provider', ['error']);
-  if (!st.userFile) return { status: 500, decision: 'error' };
+  if (!symbolic) {
+    if (providers.length !== 1 || providers[0] !== 'file') throw new NeedValue('authn provider', ['error']);
+    if (!st.userFile) return { status: 500, decision: 'error' };
+  }
   if (cred.kind === 'wrong') return { status: 401, decision: 'auth-required' };
   const x2: EvalCtx = { ...x, user: cred.user };
   const r2 = evalTree(st.authz.tree, true, x2);

@@ -524,15 +524,25 @@ function yEdit(doc: ConfigDocument, f: GroupFacts, y: Scope, form: YForm, xForms
   if (form === 'b') {
     // Only the first Require section on the way, nothing in effect before it, and before it in the
     // rewrite at most the request's own T(C) (its X had no Require and nothing before it).
+    // Satisfy All everywhere: AuthMerging And (T ∧ Zy). Satisfy Any with host rules that let
+    // everyone in (the "open this up" idiom): X becomes `Require all granted` and AuthMerging Or
+    // keeps it open (granted ∨ Zy), while requests with no X still get Zy alone.
     if (somethingBefore || !firstRequire) return null;
+    let allS = true;
+    let openAny = true;
     for (const x of xs) {
       if (!x) continue;
-      if (classesOf(x).some((k) => k.satisfyAny)) return null;
       if (x.authz?.root) return null;
       const xf = xForms.get(x);
       if (xf && xf !== 'off') return null;
+      for (const k of classesOf(x)) {
+        if (k.satisfyAny) allS = false;
+        if (!k.satisfyAny || !isGranted(verdictBlock(k.order, k.allow, k.deny))) openAny = false;
+      }
     }
-    return { scope: y, drop: [], moveOwn: false, block: null, merging: 'And' };
+    if (allS) return { scope: y, drop: [], moveOwn: false, block: null, merging: 'And' };
+    if (openAny) return { scope: y, drop: [], moveOwn: false, block: null, merging: 'Or' };
+    return null;
   }
   if (xs.size !== 1) return null;
   const x = [...xs][0];
@@ -851,8 +861,8 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
     for (const e of chosen.edits.values()) edits.push(...scopeEdits(doc, e, unit));
     for (const x of compat) byScope.get(x)!.exact = { title: titleFor(chosen.edits, x), edits };
   }
-  addNaive(doc, ctx, model, plan, byScope, unit);
   plan.notes = accessNotes(doc, ctx, model);
+  addNaive(doc, ctx, model, plan, byScope, unit, options.mode ?? 'preserve');
   void options.mode;
   return plan;
 }
@@ -882,10 +892,63 @@ function naiveBlock(doc: ConfigDocument, x: Scope): R[] | null {
   return topItems(any ? rAny([t, ...own]) : isGranted(t) ? orR(own) : rAll([t, orR(own)]));
 }
 
-function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, plan: MigrationPlan, byScope: Map<Scope, SectionPlan>, unit: string): void {
+/**
+ * For a file read inside a directory (.htaccess, or a file included in <Directory>): the rewrite
+ * that is exact when what is inherited is plain 2.4 Require (or nothing) — AuthMerging And/Or
+ * with T(C) — offered as a non-preferred fix, since the inherited rules and AllowOverride are not
+ * visible from here (§8.4 rule 3).
+ */
+function dirLevelForm(doc: ConfigDocument, x: Scope, unit: string): { title: string; edits: OffsetEdit[]; changes: string } | null {
+  const classes = classesOf(x);
+  const anyS = classes.some((k) => k.satisfyAny);
+  if (anyS && classes.some((k) => !k.satisfyAny)) return null;
+  const hasOwn = !!x.authz?.root;
+  const merging = x.authz?.merging ?? 'off';
+  if (hasOwn && merging !== (anyS ? 'or' : 'and') && merging !== 'off') return null;
+  const block = perClass(classes, (k) => {
+    const t = verdictBlock(k.order, k.allow, k.deny);
+    const own = ownR(doc, x, k.methods[0]);
+    if (!own.length) return hasOwn && merging === 'off' ? (k.satisfyAny ? GRANTED : t) : t;
+    return k.satisfyAny ? rAny([t, ...own]) : rAll([t, orR(own)]);
+  });
+  if (!block) return null;
+  const setMerging = hasOwn && merging === 'off' ? undefined : anyS ? 'Or' : 'And';
+  const edits = scopeEdits(doc, { scope: x, drop: x.compat!.directives, moveOwn: hasOwn, block, merging: setMerging }, unit);
+  return {
+    title: `Rewrite as ${setMerging ? `\`AuthMerging ${setMerging}\` + ` : ''}\`${summary(orR(block)).slice(0, 100)}\` (check the server config first)`,
+    edits,
+    changes:
+      'Exact only when the rules this directory inherits are plain 2.4 `Require` lines (or none) and no later section of the server config adds `Require` for these requests; ' +
+      'the directory must also allow `AuthConfig` overrides (with only `AllowOverride Limit` the rewritten file answers 500). None of this is visible from this file.',
+  };
+}
+
+function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, plan: MigrationPlan, byScope: Map<Scope, SectionPlan>, unit: string, mode: 'preserve' | 'intent'): void {
   for (const [x, sp] of byScope) {
-    if (!x.section) continue;
     if ([...x.compat!.directives, ...(x.authz?.directives ?? [])].some((d) => inCondWrapper(d, x))) continue;
+    if (!x.section) {
+      if ((ctx === 'htaccess' || ctx === 'directory') && !sp.exact && !model.problems.some((p) => p.directive && x.directives.includes(p.directive))) {
+        const f = dirLevelForm(doc, x, unit);
+        if (f) sp.naive = f;
+      }
+      continue;
+    }
+    if (mode === 'intent') {
+      // What 2.2 did where 2.4 with mod_access_compat differs: Satisfy Any with no Require in effect.
+      const classes = classesOf(x);
+      const open = plan.notes.some((n) => n.kind === 'satisfy-any-open' && x.compat!.directives.some((d) => d.start === n.start));
+      if (open) {
+        const block = perClass(classes, (k) => verdictBlock(k.order, k.allow, k.deny));
+        if (block) {
+          sp.naive = {
+            title: `Keep what httpd 2.2 did: \`${summary(orR(block)).slice(0, 100)}\``,
+            edits: scopeEdits(doc, { scope: x, drop: x.compat!.directives, moveOwn: false, block }, unit),
+            changes: 'httpd 2.2 refused (403) the clients these host rules refuse when no Require applied; httpd 2.4 with mod_access_compat lets them in. This rewrite keeps the 2.2 behaviour.',
+          };
+          continue;
+        }
+      }
+    }
     const block = naiveBlock(doc, x);
     if (!block) continue;
     const edits = scopeEdits(doc, { scope: x, drop: x.compat!.directives, moveOwn: !!x.authz?.root, block }, unit);

@@ -404,7 +404,7 @@ export function clientsFor(models: AccessModel[], scopes: Array<Scope[]>, limit 
         for (const env of envSets) {
           for (const credentials of creds) {
             for (const asg of assignments.length ? assignments : [new Map<string, AuthzResult>()]) {
-              clients.push({ method, addr, hostName, env, credentials, inGroup, decide: (k) => asg.get(k) });
+              clients.push({ method, addr, hostName, env, credentials, inGroup, symbolicAuthn: true, decide: (k) => asg.get(k) });
             }
           }
         }
