@@ -323,6 +323,13 @@ function findingsOf(a: Analysis): ReportedFinding[] {
   return [forced, ...a.findings].sort((x, y) => x.start - y.start || x.end - y.end);
 }
 
+/** Checking nothing is most likely a wrong path: say so (the exit code stays that of the other paths). */
+function warnIfEmpty(paths: readonly string[], files: readonly FoundFile[], errors: readonly unknown[], io: CliIO): void {
+  if (files.length === 0 && errors.length === 0) {
+    io.stderr.write(`apacheconf: warning: no configuration files found in ${paths.join(', ')}\n`);
+  }
+}
+
 function toReport(file: FoundFile, service: ApacheConfService, a: Analysis): FileReport {
   return {
     path: file.display,
@@ -341,6 +348,7 @@ function uriOf(file: FoundFile): string {
 function runCheck(o: CheckOptions, io: CliIO, cwd: string): number {
   const session = new Session(o, io, cwd);
   const { files, errors } = collectFiles(o.paths, cwd);
+  warnIfEmpty(o.paths, files, errors, io);
   const reports: FileReport[] = [];
   for (const file of files) {
     const l = session.load(file);
@@ -377,10 +385,11 @@ function encodable(text: string, encoding: DecodedFile['encoding']): boolean {
 function runFix(o: FixOptions, io: CliIO, cwd: string): number {
   const session = new Session(o, io, cwd, { mode: o.mode });
   const { files, errors } = collectFiles(o.paths, cwd);
-  for (const e of errors) session.reportIoError(e.path, e.message);
-  if (o.output === 'stdout' && (files.length !== 1 || errors.length > 0)) {
+  if (o.output === 'stdout' && files.length + errors.length !== 1) {
     throw new UsageError(`--stdout needs exactly one file (got ${files.length + errors.length})`);
   }
+  for (const e of errors) session.reportIoError(e.path, e.message);
+  warnIfEmpty(o.paths, files, errors, io);
   let applied = 0;
   let changedFiles = 0;
   let refused = 0;
