@@ -28,6 +28,9 @@ import { documentLinks, type LinkOptions } from './features/links';
 import { dirname, fileUriToPath } from './features/paths';
 import { definitionAt, referencesAt, type Place } from './features/definition';
 import type { Location } from 'vscode-languageserver-types';
+import { versionFindings } from './features/version';
+import { explainConfiguration, explainDocument, type ExplainQuery, type ExplainResult } from './features/explain';
+import type { ConfigGraph } from './model/workspace';
 
 export const SOURCE = 'apacheconf';
 export const FIX_ALL_KIND = CodeActionKind.SourceFixAll + '.apacheconf';
@@ -110,6 +113,63 @@ export class ApacheConfService {
     }
     findings.sort((a, b) => a.start - b.start || a.end - b.end);
     return { uri, doc: tree, context, findings };
+  }
+
+  /**
+   * The analysis with findings that do not come from the per-file rules
+   * added (configuration-wide rules, `newer-than-target`, httpd's own
+   * errors): the rule settings and disable comments apply to them as to the
+   * others; a finding equal to one already there (same rule and range) is
+   * dropped. The rule's default severity is the finding's `severity`, else
+   * the registered rule's, else warning.
+   */
+  addFindings(a: Analysis, extra: Finding[]): Analysis {
+    if (!extra.length) return a;
+    const suppress = collectSuppressions(a.doc);
+    const have = new Set(a.findings.map((f) => `${f.rule}:${f.start}:${f.end}`));
+    const findings = [...a.findings];
+    for (const f of extra) {
+      const setting = this.settings.rules?.[f.rule];
+      if (setting === 'ignore') continue;
+      const key = `${f.rule}:${f.start}:${f.end}`;
+      if (have.has(key) || suppress.silenced(f.rule, f.start)) continue;
+      have.add(key);
+      let sev: Severity = (setting as Severity | undefined) ?? f.severity ?? getRule(f.rule)?.defaultSeverity ?? 'warning';
+      if (f.maxSeverity && RANK[sev] > RANK[f.maxSeverity]) sev = f.maxSeverity;
+      findings.push({ ...f, severity: sev });
+    }
+    findings.sort((x, y) => x.start - y.start || x.end - y.end);
+    return { ...a, findings };
+  }
+
+  /** `newer-than-target` findings for a target httpd release ("2.4.6"); none for "2.4". */
+  versionFindings(a: Analysis, target: string): Finding[] {
+    return versionFindings(a.doc, target);
+  }
+
+  /**
+   * Explain access for one request: over a whole configuration when `graph`
+   * is given (included files spliced in where they are included), else over
+   * the analysed document alone.
+   */
+  explain(query: ExplainQuery, target: { graph: ConfigGraph } | { analysis: Analysis }): ExplainResult {
+    if ('graph' in target) return explainConfiguration(target.graph, query);
+    const a = target.analysis;
+    return explainDocument(a.doc, a.context, a.uri, query);
+  }
+
+  /**
+   * Every preferred (exact) fix of each file, for a workspace migration:
+   * the new text of each file that changes (files that do not change are
+   * left out).
+   */
+  migrateFiles(files: AnalyzeInput[]): Array<{ uri: string; before: string; after: string; fixes: number }> {
+    const out: Array<{ uri: string; before: string; after: string; fixes: number }> = [];
+    for (const f of files) {
+      const fixed = this.fixText(f);
+      if (fixed.text !== f.text) out.push({ uri: f.uri ?? 'untitled:config', before: f.text, after: fixed.text, fixes: fixed.applied });
+    }
+    return out;
   }
 
   diagnostics(a: Analysis): Diagnostic[] {
