@@ -1,6 +1,6 @@
 // planMigration / migrateText: the text each exact rewrite produces, and when none is offered.
 import assert from 'node:assert/strict';
-import { parse } from '../../server/src/syntax';
+import { applyEdits, parse } from '../../server/src/syntax';
 import { migrateText, planMigration } from '../../server/src/access';
 
 interface Row {
@@ -57,7 +57,83 @@ const ROWS: Row[] = [
     output: null,
   },
   { name: '.htaccess: the parent rules are unknown', input: 'Order deny,allow\nDeny from all\n', output: null, ctx: 'htaccess' },
+  {
+    name: '§8.5 allow,deny + Deny from all + Allow X is Require all denied',
+    input: d('  Order allow,deny\n  Deny from all\n  Allow from 10.1\n'),
+    output: d('  Require all denied\n'),
+  },
+  {
+    name: '§8.5 deny,allow + Allow A + Deny D: a ∨ ¬d',
+    input: d('  Order deny,allow\n  Allow from 10.1\n  Deny from 10.0.0.0/8\n'),
+    output: d('  Require ip 10.1\n  <RequireAll>\n    Require all granted\n    Require not ip 10.0.0.0/8\n  </RequireAll>\n'),
+  },
+  {
+    name: '§8.5 env=!V as a positive block',
+    input: d('  Order deny,allow\n  Deny from all\n  Allow from env=!BAD\n'),
+    output: d('  <RequireAll>\n    Require all granted\n    Require not env BAD\n  </RequireAll>\n'),
+  },
+  {
+    name: '§8.3 hosts + valid-user, Satisfy All: RequireAll, Auth lines kept',
+    input: d('  Order deny,allow\n  Deny from all\n  Allow from 10.1\n  AuthType Basic\n  AuthName x\n  AuthUserFile /u\n  Require valid-user\n'),
+    output: d('  <RequireAll>\n    Require ip 10.1\n    Require valid-user\n  </RequireAll>\n  AuthType Basic\n  AuthName x\n  AuthUserFile /u\n'),
+  },
+  {
+    name: '§8.3 hosts + valid-user, Satisfy Any: implicit RequireAny',
+    input: d('  Order deny,allow\n  Deny from all\n  Allow from 10.1\n  Satisfy any\n  AuthType Basic\n  AuthName x\n  AuthUserFile /u\n  Require valid-user\n'),
+    output: d('  Require ip 10.1\n  Require valid-user\n  AuthType Basic\n  AuthName x\n  AuthUserFile /u\n'),
+  },
+  {
+    name: '§8.2 method classes become <Limit>/<LimitExcept>, tabs kept',
+    input: d('\t<Limit POST>\n\t\tOrder allow,deny\n\t</Limit>\n\tAllow from 10.1\n'),
+    output: d('\t<Limit POST>\n\t\tRequire ip 10.1\n\t</Limit>\n\t<LimitExcept POST>\n\t\tRequire all granted\n\t</LimitExcept>\n'),
+  },
+  {
+    name: 'CRLF inside a multi-line block',
+    input: '<Directory /x>\r\n  Order allow,deny\r\n  Allow from all\r\n  Deny from 10.1\r\n</Directory>\r\n',
+    output: '<Directory /x>\r\n  <RequireAll>\r\n    Require all granted\r\n    Require not ip 10.1\r\n  </RequireAll>\r\n</Directory>\r\n',
+  },
+  {
+    name: 'a section that decides no request only loses its compat lines',
+    input: d('  Order deny,allow\n  Deny from all\n  Require valid-user\n  AuthType Basic\n  AuthName x\n  AuthUserFile /u\n') + d('  Order allow,deny\n  Allow from all\n'),
+    output: d('  Require valid-user\n  AuthType Basic\n  AuthName x\n  AuthUserFile /u\n') + d('  AuthMerging And\n  Require all granted\n'),
+  },
 ];
+
+describe('access plan: naive mapping, intent mode, .htaccess', () => {
+  it('the naive mapping of §8.5 row 5 says what it changes', () => {
+    const p = planMigration(parse(d('  Order allow,deny\n  Deny from all\n  Allow from 10.1\n')), 'server');
+    const sp = p.sections[0];
+    assert.ok(sp.exact);
+    assert.match(sp.naive!.title, /Require ip 10\.1/);
+    assert.match(sp.naive!.changes, /would get 200 instead of 403/);
+  });
+  it('no naive fix when it equals the exact one', () => {
+    const p = planMigration(parse(d('  Order deny,allow\n  Deny from all\n')), 'server');
+    assert.equal(p.sections[0].naive, undefined);
+  });
+  it('intent mode offers what 2.2 did for Satisfy Any without Require', () => {
+    const text = d('  Order deny,allow\n  Deny from all\n  Allow from 10.1\n  Satisfy any\n');
+    const pres = planMigration(parse(text), 'server');
+    assert.match(pres.sections[0].exact!.title, /Require all granted/);
+    const intent = planMigration(parse(text), 'server', { mode: 'intent' });
+    assert.match(intent.sections[0].naive!.title, /2\.2.*Require ip 10\.1/);
+  });
+  it('.htaccess: no exact fix, an AuthMerging And form with its conditions, and a note', () => {
+    const text = 'Order deny,allow\nDeny from all\nAllow from 10.1\n';
+    const p = planMigration(parse(text), 'htaccess');
+    assert.equal(p.sections[0].exact, undefined);
+    assert.equal(applyEdits(text, p.sections[0].naive!.edits), 'AuthMerging And\nRequire ip 10.1\n');
+    assert.match(p.sections[0].naive!.changes, /AuthConfig/);
+    assert.ok(p.notes.some((n) => n.rule === 'htaccess-override'));
+  });
+  it('every exact fix of a group carries the same edits (fix-all applies them once)', () => {
+    const text = d('  Order deny,allow\n  Deny from all\n', '/') + '<Location /s>\n  Require local\n</Location>\n';
+    const p = planMigration(parse(text), 'server');
+    assert.equal(p.sections.length, 1);
+    const out = applyEdits(text, p.sections[0].exact!.edits);
+    assert.equal(out, d('  Require all denied\n', '/') + '<Location /s>\n  AuthMerging And\n  Require local\n</Location>\n');
+  });
+});
 
 describe('access plan: single-section rewrites (§8.5 rows 1–4)', () => {
   for (const row of ROWS) {
