@@ -145,13 +145,26 @@ const SUGGESTIONS = DIRECTIVES.filter((f) => f.status === 'current');
  * `ServerName`), or undefined when no directive is close enough. Names that
  * are already known get no suggestion.
  */
+/** Suggestions already worked out, by lower-cased name (the same unknown names recur across files). */
+const SUGGESTION_CACHE = new Map<string, string | undefined>();
+
 export function suggestDirective(name: string): string | undefined {
   const key = name.trim().replace(/^<\/?/, '').replace(/>$/, '').toLowerCase();
+  if (SUGGESTION_CACHE.has(key)) return SUGGESTION_CACHE.get(key);
+  const found = computeSuggestion(key);
+  if (SUGGESTION_CACHE.size > 10_000) SUGGESTION_CACHE.clear();
+  SUGGESTION_CACHE.set(key, found);
+  return found;
+}
+
+function computeSuggestion(key: string): string | undefined {
   const max = allowedEdits(key.length);
   if (!max || DIRECTIVE_INDEX.has(key)) return undefined;
   let best: DirectiveFact | undefined;
   let bestScore = Infinity;
   for (const f of SUGGESTIONS) {
+    // More than `max` characters apart in length can never be within `max` edits.
+    if (Math.abs(f.name.length - key.length) > max) continue;
     const d = editDistance(key, f.name.toLowerCase(), max);
     if (d > max) continue;
     // Prefer fewer edits, then a matching first letter (typos rarely hit it), then the shorter name.

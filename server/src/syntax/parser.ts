@@ -25,64 +25,71 @@ function isSpace(c: number): boolean {
 }
 
 /**
- * A logical line: its joined content and how joined offsets map back to the
- * original text. `segs` holds triples [joinedStart, originalStart, length].
+ * A logical line and how offsets in it map back to the original text. For a
+ * line with no continuation (nearly all of them) `s` is the original text
+ * itself and `segs` is null: offsets need no mapping at all. A continued line
+ * is joined into `s`, and `segs` holds triples [joinedStart, originalStart,
+ * length], one per physical line.
  */
 interface Logical {
-  joined: string;
-  segs: number[];
+  s: string;
+  segs: number[] | null;
 }
 
 function mapOffset(l: Logical, j: number): number {
-  const s = l.segs;
-  // Most logical lines have one segment; scan from the end otherwise.
-  for (let i = s.length - 3; i >= 0; i -= 3) {
-    if (j >= s[i]) return s[i + 1] + (j - s[i]);
+  const segs = l.segs;
+  if (segs === null) return j;
+  // Binary search over the segments (a line may be continued thousands of times).
+  let lo = 0;
+  let hi = segs.length / 3 - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (segs[mid * 3] <= j) lo = mid;
+    else hi = mid - 1;
   }
-  return s[1] + j;
+  return segs[lo * 3 + 1] + (j - segs[lo * 3]);
 }
 
-/** Map a joined [start, end) range to original offsets. */
-function mapRange(l: Logical, start: number, end: number): [number, number] {
-  if (end <= start) {
-    const o = mapOffset(l, start);
-    return [o, o];
-  }
-  return [mapOffset(l, start), mapOffset(l, end - 1) + 1];
+/** The original offset just after joined offset `end - 1` (the end of a range), or of `end` for an empty range. */
+function mapEnd(l: Logical, start: number, end: number): number {
+  if (l.segs === null) return end;
+  return end <= start ? mapOffset(l, start) : mapOffset(l, end - 1) + 1;
 }
 
 /**
- * Split one logical line into words as ap_getword_conf does, from joined
- * offset `from` to `to`.
+ * Split one logical line into words as ap_getword_conf does, from offset
+ * `from` to `to` of the logical line.
  */
 export function tokenize(l: Logical, from: number, to: number): Token[] {
-  const s = l.joined;
+  const s = l.s;
   const out: Token[] = [];
   let i = from;
   while (i < to && isSpace(s.charCodeAt(i))) i++;
   while (i < to) {
-    const c = s[i];
+    const c = s.charCodeAt(i);
     let j: number;
     let quote: '"' | "'" | null = null;
     let unterminated = false;
+    let raw: string;
     let value: string;
-    if (c === '"' || c === "'") {
-      quote = c;
+    if (c === 34 || c === 39) {
+      quote = c === 34 ? '"' : "'";
       j = i + 1;
-      while (j < to && s[j] !== quote) {
-        if (s[j] === '\\' && j + 1 < to && (s[j + 1] === quote || s[j + 1] === '\\')) j += 2;
+      while (j < to && s.charCodeAt(j) !== c) {
+        if (s.charCodeAt(j) === 92 && j + 1 < to && (s.charCodeAt(j + 1) === c || s.charCodeAt(j + 1) === 92)) j += 2;
         else j++;
       }
       value = unescape(s.slice(i + 1, j), quote);
       if (j < to) j++;
       else unterminated = true;
+      raw = s.slice(i, j);
     } else {
       j = i;
       while (j < to && !isSpace(s.charCodeAt(j))) j++;
-      value = unescape(s.slice(i, j), null);
+      raw = s.slice(i, j);
+      value = unescape(raw, null);
     }
-    const [start, end] = mapRange(l, i, j);
-    out.push({ raw: s.slice(i, j), value, quote, unterminated, start, end });
+    out.push({ raw, value, quote, unterminated, start: mapOffset(l, i), end: mapEnd(l, i, j) });
     i = j;
     while (i < to && isSpace(s.charCodeAt(i))) i++;
   }
@@ -103,6 +110,11 @@ function unescape(v: string, quote: string | null): string {
   return r;
 }
 
+function nameToken(l: Logical, a: number, b: number): Token {
+  const raw = l.s.slice(a, b);
+  return { raw, value: raw, quote: null, unterminated: false, start: mapOffset(l, a), end: mapEnd(l, a, b) };
+}
+
 export function parse(text: string): ConfigDocument {
   const lines: LineNode[] = [];
   const sections: SectionNode[] = [];
@@ -113,91 +125,115 @@ export function parse(text: string): ConfigDocument {
   const stack: SectionNode[] = [];
   const n = text.length;
 
-  if (text.indexOf('\u0000') >= 0) {
-    const at = text.indexOf('\u0000');
+  const nul = text.indexOf('\u0000');
+  if (nul >= 0) {
     errors.push({
       code: 'binary',
       message: 'The file contains NUL bytes; httpd cannot read it as a configuration file.',
-      start: at,
-      end: at + 1,
+      start: nul,
+      end: nul + 1,
     });
   }
 
-  const current = (): ChildNode[] => (stack.length ? stack[stack.length - 1].children : children);
-  const parentOf = (): SectionNode | null => (stack.length ? stack[stack.length - 1] : null);
+  let top: SectionNode | null = null;
+  let into: ChildNode[] = children;
+  const single: Logical = { s: text, segs: null };
 
   let pos = 0;
   let physLine = 0;
   while (pos < n) {
     const lineStart = pos;
     const startLine = physLine;
-    const segs: number[] = [];
-    const parts: string[] = [];
-    let joinedLen = 0;
-    let lineEnd = n;
-    // Gather physical lines while they end in a continuation backslash.
-    for (;;) {
-      const nl = text.indexOf('\n', pos);
-      const physEnd = nl < 0 ? n : nl; // offset of '\n' or end of text
-      let contentEnd = physEnd;
-      let continued = false;
-      if (nl >= 0) {
-        let k = physEnd;
-        if (k > pos && text.charCodeAt(k - 1) === 13) k--;
-        if (k > pos && text.charCodeAt(k - 1) === 92) {
-          continued = true;
-          contentEnd = k - 1;
-        }
-      }
-      segs.push(joinedLen, pos, contentEnd - pos);
-      parts.push(text.slice(pos, continued ? contentEnd : physEnd));
-      joinedLen += (continued ? contentEnd : physEnd) - pos;
+    let l: Logical;
+    let a: number;
+    let b: number;
+    let lineEnd: number;
+    // The first physical line; most logical lines end here.
+    let nl = text.indexOf('\n', pos);
+    let physEnd = nl < 0 ? n : nl;
+    let k = physEnd;
+    if (nl >= 0 && k > pos && text.charCodeAt(k - 1) === 13) k--;
+    if (nl < 0 || k === pos || text.charCodeAt(k - 1) !== 92) {
+      // No continuation: work on the original text directly.
+      l = single;
+      a = pos;
+      b = physEnd;
       if (nl < 0) {
         pos = n;
         lineEnd = n;
-        break;
-      }
-      pos = nl + 1;
-      physLine++;
-      lineStarts.push(pos);
-      if (!continued || pos >= n) {
+      } else {
+        pos = nl + 1;
+        physLine++;
+        lineStarts.push(pos);
         lineEnd = pos;
-        break;
       }
+    } else {
+      // Gather physical lines while they end in a continuation backslash.
+      const segs: number[] = [];
+      const parts: string[] = [];
+      let joinedLen = 0;
+      lineEnd = n;
+      for (;;) {
+        let contentEnd = physEnd;
+        let continued = false;
+        if (nl >= 0) {
+          k = physEnd;
+          if (k > pos && text.charCodeAt(k - 1) === 13) k--;
+          if (k > pos && text.charCodeAt(k - 1) === 92) {
+            continued = true;
+            contentEnd = k - 1;
+          }
+        }
+        segs.push(joinedLen, pos, contentEnd - pos);
+        parts.push(text.slice(pos, contentEnd));
+        joinedLen += contentEnd - pos;
+        if (nl < 0) {
+          pos = n;
+          lineEnd = n;
+          break;
+        }
+        pos = nl + 1;
+        physLine++;
+        lineStarts.push(pos);
+        if (!continued || pos >= n) {
+          lineEnd = pos;
+          break;
+        }
+        nl = text.indexOf('\n', pos);
+        physEnd = nl < 0 ? n : nl;
+      }
+      l = { s: parts.join(''), segs };
+      a = 0;
+      b = joinedLen;
     }
-    const l: Logical = { joined: parts.length === 1 ? parts[0] : parts.join(''), segs };
-    const s = l.joined;
-    let a = 0;
-    let b = s.length;
+    const s = l.s;
     while (a < b && isSpace(s.charCodeAt(a))) a++;
     while (b > a && isSpace(s.charCodeAt(b - 1))) b--;
-    const [start, end] = a < b ? mapRange(l, a, b) : [lineStart, lineStart];
-    const base = { lineStart, lineEnd, start, end, line: startLine, parent: parentOf() };
 
     if (a >= b) {
-      const node = { type: 'blank' as const, ...base };
+      const node: LineNode = { type: 'blank', lineStart, lineEnd, start: lineStart, end: lineStart, line: startLine, parent: top };
       lines.push(node);
-      current().push(node);
+      into.push(node);
       continue;
     }
+    const start = mapOffset(l, a);
+    const end = mapEnd(l, a, b);
     const first = s.charCodeAt(a);
     if (first === 35 /* # */) {
-      const node = { type: 'comment' as const, ...base, text: s.slice(a, b) };
+      const node: LineNode = { type: 'comment', lineStart, lineEnd, start, end, line: startLine, parent: top, text: s.slice(a, b) };
       lines.push(node);
-      current().push(node);
+      into.push(node);
       continue;
     }
     if (first === 60 /* < */ && a + 1 < b && s.charCodeAt(a + 1) === 47 /* / */) {
       // Closing tag: </Name> (white space before '>' tolerated).
-      let k = a + 2;
-      while (k < b && s[k] !== '>' && !isSpace(s.charCodeAt(k))) k++;
-      const [ns, ne] = mapRange(l, a + 2, k);
-      const nameRaw = s.slice(a + 2, k);
-      const name: Token = { raw: nameRaw, value: nameRaw, quote: null, unterminated: false, start: ns, end: ne };
+      let e = a + 2;
+      while (e < b && s.charCodeAt(e) !== 62 && !isSpace(s.charCodeAt(e))) e++;
+      const name = nameToken(l, a + 2, e);
+      const nameRaw = name.raw;
       const gt = s.lastIndexOf('>', b - 1);
-      const rest = gt >= k ? s.slice(k, gt).trim() : s.slice(k, b).trim();
+      const restEmpty = gt >= e ? s.slice(e, gt).trim().length === 0 : s.slice(e, b).trim().length === 0;
       const key = nameRaw.toLowerCase();
-      let target: SectionNode | null = null;
       let idx = -1;
       for (let i = stack.length - 1; i >= 0; i--) {
         if (stack[i].key === key) {
@@ -205,18 +241,12 @@ export function parse(text: string): ConfigDocument {
           break;
         }
       }
-      if (gt < k) {
+      if (gt < e) {
         errors.push({ code: 'missing-gt', message: `The closing tag </${nameRaw}> has no closing '>'.`, start, end });
-      } else if (rest.length > 0 || gt !== b - 1) {
-        errors.push({
-          code: 'close-has-arguments',
-          message: `The closing tag </${nameRaw}> takes no arguments.`,
-          start,
-          end,
-        });
+      } else if (!restEmpty || gt !== b - 1) {
+        errors.push({ code: 'close-has-arguments', message: `The closing tag </${nameRaw}> takes no arguments.`, start, end });
       }
       if (idx < 0) {
-        const top = stack.length ? stack[stack.length - 1] : null;
         errors.push({
           code: 'stray-close',
           message: top
@@ -225,9 +255,9 @@ export function parse(text: string): ConfigDocument {
           start,
           end,
         });
-        const node: SectionClose = { type: 'close', ...base, name, section: null };
+        const node: SectionClose = { type: 'close', lineStart, lineEnd, start, end, line: startLine, parent: top, name, section: null };
         lines.push(node);
-        current().push(node);
+        into.push(node);
         continue;
       }
       // Sections opened after the matching one were never closed.
@@ -240,63 +270,53 @@ export function parse(text: string): ConfigDocument {
           end: lost.open.end,
         });
       }
-      target = stack.pop()!;
-      const node: SectionClose = { type: 'close', ...base, parent: target, name, section: target };
+      const target = stack.pop()!;
+      const node: SectionClose = { type: 'close', lineStart, lineEnd, start, end, line: startLine, parent: target, name, section: target };
       target.close = node;
       target.children.push(node);
       lines.push(node);
+      top = stack.length ? stack[stack.length - 1] : null;
+      into = top ? top.children : children;
       continue;
     }
     if (first === 60 /* < */) {
-      let k = a + 1;
-      while (k < b && s[k] !== '>' && !isSpace(s.charCodeAt(k))) k++;
-      if (k === a + 1) {
-        errors.push({
-          code: 'empty-section-name',
-          message: "A '<' must be followed directly by a section name.",
-          start,
-          end,
-        });
+      let e = a + 1;
+      while (e < b && s.charCodeAt(e) !== 62 && !isSpace(s.charCodeAt(e))) e++;
+      if (e === a + 1) {
+        errors.push({ code: 'empty-section-name', message: "A '<' must be followed directly by a section name.", start, end });
         // Keep it as a directive so nesting is not disturbed.
-        addDirective(l, a, b, base);
+        addDirective(l, a, b, lineStart, lineEnd, start, end, startLine);
         continue;
       }
       const gt = s.lastIndexOf('>', b - 1);
       let argsEnd = b;
-      if (gt < k) {
-        const nm = s.slice(a + 1, k);
-        errors.push({
-          code: 'missing-gt',
-          message: `The section tag <${nm}> has no closing '>'.`,
-          start,
-          end,
-        });
+      if (gt < e) {
+        errors.push({ code: 'missing-gt', message: `The section tag <${s.slice(a + 1, e)}> has no closing '>'.`, start, end });
       } else argsEnd = gt;
-      const [ns, ne] = mapRange(l, a + 1, k);
-      const nameRaw = s.slice(a + 1, k);
-      const name: Token = { raw: nameRaw, value: nameRaw, quote: null, unterminated: false, start: ns, end: ne };
-      const args = k < argsEnd ? tokenize(l, k, argsEnd) : [];
-      const parent = parentOf();
+      const name = nameToken(l, a + 1, e);
+      const args = e < argsEnd ? tokenize(l, e, argsEnd) : [];
       const section = {
         type: 'section' as const,
         name,
-        key: nameRaw.toLowerCase(),
+        key: name.raw.toLowerCase(),
         args,
         open: null as unknown as SectionOpen,
         close: null,
         children: [] as ChildNode[],
-        parent,
+        parent: top,
         depth: stack.length + 1,
       } as SectionNode;
-      const open: SectionOpen = { type: 'open', ...base, section };
+      const open: SectionOpen = { type: 'open', lineStart, lineEnd, start, end, line: startLine, parent: top, section };
       (section as { open: SectionOpen }).open = open;
       lines.push(open);
-      current().push(section);
+      into.push(section);
       sections.push(section);
       stack.push(section);
+      top = section;
+      into = section.children;
       continue;
     }
-    addDirective(l, a, b, base);
+    addDirective(l, a, b, lineStart, lineEnd, start, end, startLine);
   }
 
   for (let i = stack.length - 1; i >= 0; i--) {
@@ -312,24 +332,24 @@ export function parse(text: string): ConfigDocument {
 
   return { text, children, lines, sections, directives, errors, lineStarts };
 
-  function addDirective(
-    l: Logical,
-    a: number,
-    b: number,
-    base: { lineStart: number; lineEnd: number; start: number; end: number; line: number; parent: SectionNode | null },
-  ): void {
+  function addDirective(l: Logical, a: number, b: number, lineStart: number, lineEnd: number, start: number, end: number, line: number): void {
     const words = tokenize(l, a, b);
     const name = words[0];
     const node: DirectiveNode = {
       type: 'directive',
-      ...base,
+      lineStart,
+      lineEnd,
+      start,
+      end,
+      line,
+      parent: top,
       name,
       key: name.value.toLowerCase(),
-      args: words.slice(1),
+      args: words.length > 1 ? words.slice(1) : [],
     };
     lines.push(node);
     directives.push(node);
-    current().push(node);
+    into.push(node);
   }
 }
 
