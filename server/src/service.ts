@@ -38,6 +38,8 @@ export const FIX_ALL_KIND = CodeActionKind.SourceFixAll + '.apacheconf';
 export interface ServiceSettings {
   /** Per-rule severity: 'ignore' | 'hint' | 'information' | 'warning' | 'error'. */
   rules?: Record<string, SeveritySetting>;
+  /** Which access rewrite fix-all applies where the exact and the naive one differ (default preserve). */
+  mode?: 'preserve' | 'intent';
 }
 
 export interface AnalyzeInput {
@@ -99,7 +101,7 @@ export class ApacheConfService {
       if (setting === 'ignore') continue;
       let raw: Finding[];
       try {
-        raw = rule.check({ doc: tree, fileContext: context, uri });
+        raw = rule.check({ doc: tree, fileContext: context, uri, mode: this.settings.mode });
       } catch (e) {
         // A rule must never take the whole analysis down; report the failure instead of a clean file.
         raw = [{ rule: rule.id, message: `Internal error in rule ${rule.id}: ${(e as Error).message}`, start: 0, end: 0, severity: 'error' }];

@@ -102,3 +102,15 @@ describe('rule legacy-access: exact fixes (spec §8.5 rows 1–4, nothing interf
     });
   }
 });
+
+describe('rule legacy-access: --mode intent', () => {
+  it('prefers the naive mapping where it differs, and the exact one stays on offer', () => {
+    // allow,deny + Deny from all + Allow from X denies X too (spec §2.4); the naive mapping lets X in.
+    const text = lines('<Directory /srv>', '  Order allow,deny', '  Allow from 10.1.2.3', '  Deny from all', '</Directory>');
+    const preserve = createService().fixText({ text }).text;
+    const intent = createService({ mode: 'intent' }).fixText({ text }).text;
+    assert.match(preserve, /Require all denied/);
+    assert.match(intent, /Require ip 10\.1\.2\.3/);
+    assert.doesNotMatch(intent, /Order|Deny|Allow/);
+  });
+});

@@ -32,12 +32,12 @@ export const legacyAccessRule: Rule = {
   id: 'legacy-access',
   defaultSeverity: 'warning',
   summary: '`Order`, `Allow`, `Deny`, `Satisfy`: 2.2 access control that 2.4 keeps only in mod_access_compat. Exact quick fix to `Require` where one exists.',
-  check({ doc, fileContext }) {
+  check({ doc, fileContext, mode }) {
     const compat = doc.directives.filter(isCompat);
     if (!compat.length) return [];
     let plans = new Map<DirectiveNode, SectionPlan>();
     try {
-      const plan = planMigration(doc, fileContext);
+      const plan = planMigration(doc, fileContext, { mode: mode ?? 'preserve' });
       for (const sp of plan.sections) for (const d of sp.compatDirectives) plans.set(d, sp);
     } catch {
       // The engine failing must not hide the findings; they simply get no fix.
@@ -52,9 +52,11 @@ export const legacyAccessRule: Rule = {
       if (only22) {
         message += ' Only httpd 2.2 reads this branch, so 2.4 ignores it.';
       } else if (sp) {
-        if (sp.exact) fixes.push({ title: sp.exact.title, edits: sp.exact.edits, preferred: true });
+        // In intent mode the naive mapping (what the author most likely meant) wins where it differs.
+        const intent = mode === 'intent' && !!sp.naive;
+        if (sp.exact) fixes.push({ title: sp.exact.title, edits: sp.exact.edits, preferred: !intent });
         else if (sp.reason) message += ` No exact rewrite is offered: ${sp.reason}`;
-        if (sp.naive) fixes.push({ title: sp.naive.title, edits: sp.naive.edits, preferred: false });
+        if (sp.naive) fixes.push({ title: sp.naive.title, edits: sp.naive.edits, preferred: intent });
       }
       out.push({
         rule: 'legacy-access',

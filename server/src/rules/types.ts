@@ -46,6 +46,12 @@ export interface RuleContext {
   readonly fileContext: FileContext;
   /** The document's uri, when known (a few rules look at the file name, e.g. config.nice). */
   readonly uri?: string;
+  /**
+   * Which access rewrite is preferred where the behaviour-preserving one and
+   * the naive one (what the author most likely meant) differ: `preserve`
+   * (default) or `intent`.
+   */
+  readonly mode?: 'preserve' | 'intent';
 }
 
 export interface Rule {
