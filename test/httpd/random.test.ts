@@ -8,7 +8,7 @@
 
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { BASIC, GROUPFILE, SUB, dir, files, filesMatch, httpdOrSkip, loc, migrateCase, runPair, type MigrationCase } from './migration-cases.test';
+import { BASIC, GROUPFILE, SUB, dir, files, filesMatch, httpdOrSkip, ifs, loc, migrateCase, runPair, type MigrationCase } from './migration-cases.test';
 
 const TOKENS = ['all', '127.0.0.2', '127.0.0.3', '127.0.0.0/30', '127.0.1', 'localhost', 'env=FLAG', 'env=!FLAG', '127.0.0.1'];
 const REQUIRES = [
@@ -64,7 +64,7 @@ const sectionBody = fc
   .filter((b) => b.compat !== null || b.authz !== null)
   .map((b) => [b.compat, b.authz].filter((x): x is string => !!x).join('\n'));
 
-const WHERE = ['dir-root', 'dir-docroot', 'dir-sub', 'loc-sub', 'loc-root', 'files-a', 'filesmatch-a'] as const;
+const WHERE = ['dir-root', 'dir-docroot', 'dir-sub', 'loc-sub', 'loc-root', 'files-a', 'filesmatch-a', 'if-flag'] as const;
 
 const configArb = fc
   .record({
@@ -101,6 +101,9 @@ const configArb = fc
           break;
         case 'filesmatch-a':
           parts.push(filesMatch('^a\\.html$', s.body));
+          break;
+        case 'if-flag':
+          parts.push(ifs('-n %{HTTP:X-Flag}', s.body));
           break;
       }
     }

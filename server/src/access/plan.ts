@@ -851,7 +851,6 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
         break;
       }
       lastWhy = `the candidate rewrite was checked and is not exact: ${r.why}.`;
-      if (process.env.ACCESS_DEBUG) console.log(`[candidate ${cand.name}] ${lastWhy}\n${text}`);
     }
     if (!chosen) {
       fail(lastWhy);

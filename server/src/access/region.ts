@@ -5,6 +5,7 @@
  * conservative: when in doubt (regexes, wildcards, a Directory against a
  * Location, whose mapping depends on DocumentRoot and Alias) they overlap.
  */
+import type { SectionNode } from '../syntax';
 import type { Scope } from './model';
 
 export interface Region {
@@ -117,8 +118,6 @@ function filesOverlap(a: Scope, b: Scope): boolean {
 /** If/ElseIf/Else of one chain never apply together. */
 function ifsExclusive(a: Scope, b: Scope): boolean {
   if (a === b || !a.section || !b.section || a.section.parent !== b.section.parent) return false;
-  const sib = (a.section.parent ? a.section.parent.children : null) ?? null;
-  void sib;
   const [first, second] = a.index < b.index ? [a, b] : [b, a];
   if (second.kind === 'if') return false;
   // Walk back from `second` over ElseIf/Else siblings: if we reach `first` before another If starts, same chain.
@@ -133,7 +132,6 @@ function ifsExclusive(a: Scope, b: Scope): boolean {
   return false;
 }
 
-import type { SectionNode } from '../syntax';
 function siblingsOf(s: Scope): SectionNode[] {
   const sec = s.section!;
   const kids = sec.parent ? sec.parent.children : null;
