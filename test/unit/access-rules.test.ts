@@ -1,3 +1,4 @@
+import { createService } from '../../server/src/service';
 // The access rules (invalid-require, dead-require, access-intent) and the cross-section
 // mixed-access helper, table-driven: each row lists the findings expected as [kind, line text].
 import assert from 'node:assert/strict';
@@ -159,4 +160,59 @@ describe('crossSectionMixed (mixed-access across sections)', () => {
     assert.equal(f[0].related?.length, 2);
     assert.equal(t.slice(f[0].related![0].start, f[0].related![0].end), 'Order deny,allow');
   });
+});
+
+describe('invalid-require: fragments included inside a Require container', () => {
+  it('a top-level Require not in a server-context file is information, not an error', () => {
+    const text = '# included inside <RequireAll> by the main config\nRequire not ip 192.0.2.1\nRequire not ip 198.51.100.0/24\n';
+    const fs = createService().analyze({ text, uri: 'file:///etc/apache2/custom.d/blacklist-ips.conf' }).findings.filter((f) => f.rule === 'invalid-require');
+    assert.equal(fs.length, 2);
+    assert.deepEqual(fs.map((f) => f.severity), ['information', 'information']);
+    assert.match(fs[0].message, /included inside/);
+  });
+  it('in an .htaccess file (whose top level is the implicit RequireAny) it stays an error', () => {
+    const fs = createService().analyze({ text: 'Require not ip 192.0.2.1\n', uri: 'file:///srv/www/.htaccess' }).findings.filter((f) => f.rule === 'invalid-require');
+    assert.deepEqual(fs.map((f) => f.severity), ['error']);
+  });
+  it('inside a Directory it stays an error', () => {
+    const fs = createService().analyze({ text: '<Directory /srv>\n  Require not ip 192.0.2.1\n</Directory>\n' }).findings.filter((f) => f.rule === 'invalid-require');
+    assert.deepEqual(fs.map((f) => f.severity), ['error']);
+  });
+});
+
+describe('dead-require: only what the file proves', () => {
+  const L = (...x: string[]) => x.join('\n') + '\n';
+  const cases: Array<{ name: string; text: string; dead: string[] }> = [
+    {
+      name: 'copies in branches that exclude each other are not repeats',
+      text: L('<Directory /srv>', '  <IfModule version_module>', '    Require all denied', '  </IfModule>', '  <IfModule !version_module>', '    Require all denied', '  </IfModule>', '</Directory>'),
+      dead: [],
+    },
+    {
+      name: 'a real repeat in one section',
+      text: L('<Directory /srv>', '  Require ip 10.1', '  Require ip 10.1', '</Directory>'),
+      dead: ['Require ip 10.1'],
+    },
+    {
+      name: 'a <Files> pattern does not replace <Directory /> for every request',
+      text: L('<Directory />', '  Require all denied', '</Directory>', '<Files ".ht*">', '  Require all denied', '</Files>'),
+      dead: [],
+    },
+    {
+      name: 'a later section with the same path replaces an earlier one',
+      text: L('<Directory /srv>', '  Require ip 10.1', '</Directory>', '<Directory /srv>', '  Require all granted', '</Directory>'),
+      dead: ['Require ip 10.1'],
+    },
+    {
+      name: 'host rules guarded by IfModule mod_access_compat.c beside Require: the usual dual setup',
+      text: L('<Location /x>', '  Require all granted', '  <IfModule mod_access_compat.c>', '    Order deny,allow', '    Allow from all', '    Satisfy any', '  </IfModule>', '</Location>'),
+      dead: [],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const fs = createService().analyze({ text: c.text }).findings.filter((f) => f.rule === 'dead-require' && f.severity !== 'information');
+      assert.deepEqual(fs.map((f) => c.text.slice(f.start, f.end)), c.dead);
+    });
+  }
 });

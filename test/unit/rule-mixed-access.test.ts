@@ -34,8 +34,18 @@ describe('rule mixed-access (within one section)', () => {
       flagged: [],
     },
     {
-      name: 'different sections are not mixed here',
+      name: 'across sections: the parent directory\'s host rules still gate a child\'s Require (spec §6.1)',
       text: lines('<Directory />', '  Deny from all', '</Directory>', '<Directory /srv>', '  Require all granted', '</Directory>'),
+      flagged: ['Require all granted'],
+    },
+    {
+      name: 'across sections: host rules in a Location do not lift an inherited Require all denied (spec §6.2)',
+      text: lines('<Directory />', '  Require all denied', '</Directory>', '<Location /server-status>', '  Order deny,allow', '  Deny from all', '  Allow from 127.0.0.1', '</Location>'),
+      flagged: ['Order deny,allow'],
+    },
+    {
+      name: 'sections that never apply to the same request are not mixed',
+      text: lines('<Directory /a>', '  Deny from all', '</Directory>', '<Directory /b>', '  Require all granted', '</Directory>'),
       flagged: [],
     },
     {

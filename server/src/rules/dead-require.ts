@@ -4,15 +4,71 @@
  * Require lines a later section always replaces (AuthMerging Off), and Require lines that host
  * rules keep from ever being read (Satisfy All with hosts that refuse everyone, Satisfy Any with
  * hosts that let everyone in).
+ *
+ * The engine's notes are filtered to what can be shown from the file's structure alone:
+ * - a repeated line counts only when some server reads both copies (not two branches of
+ *   `<IfModule X>` / `<IfModule !X>`);
+ * - "replaced by a later section" only when that section certainly applies to every request of
+ *   this one: the same kind of section with the same literal path, later in the file, or
+ *   `<Location />`;
+ * - "never read because of host rules" only when the Require lines are not also meant for a
+ *   server without mod_access_compat (host rules guarded by `<IfModule mod_access_compat.c>`
+ *   beside a Require that every 2.4 server reads are the usual dual setup, not a dead line).
  */
-import type { Rule } from './types';
+import type { ConfigDocument, DirectiveNode, Finding, Rule, SectionNode } from './types';
 import { notesOf, toFinding } from './access-support';
+import { coRead, readers, scopeOf } from './scope';
+
+function nodeAt(doc: ConfigDocument, start: number): DirectiveNode | SectionNode | undefined {
+  return doc.directives.find((d) => d.start === start) ?? doc.sections.find((s) => s.open.start === start);
+}
+
+function literalPath(s: SectionNode): string | null {
+  if (s.args.length !== 1) return null;
+  const v = s.args[0].value;
+  if (/[*?[\]~]/.test(v) || /match$/.test(s.key)) return null;
+  return v.replace(/\/+$/, '') || '/';
+}
+
+/** Does `later` apply to every request that `earlier` applies to? Only what the text proves. */
+function covers(earlier: SectionNode | null, later: SectionNode): boolean {
+  if (later.key === 'location' && literalPath(later) === '/') return true;
+  if (!earlier || earlier.key !== later.key) return false;
+  const a = literalPath(earlier);
+  const b = literalPath(later);
+  return a !== null && a === b && later.open.start > earlier.open.start;
+}
 
 export const deadRequireRule: Rule = {
   id: 'dead-require',
   defaultSeverity: 'warning',
   summary: 'Require lines that can never take effect (decided by a sibling, replaced by a later section, or never read because of host rules).',
   check(ctx) {
-    return notesOf(ctx, 'dead-require').map((n) => toFinding(ctx.doc, 'dead-require', n));
+    const { doc } = ctx;
+    const out: Finding[] = [];
+    for (const n of notesOf(ctx, 'dead-require')) {
+      const node = nodeAt(doc, n.start);
+      if (n.kind === 'duplicate' && n.related?.[0]) {
+        const first = nodeAt(doc, n.related[0].start);
+        if (node && first && !coRead(node, first, 'httpd24') && !coRead(node, first, 'httpd24compat')) continue;
+      }
+      if (n.kind === 'replaced') {
+        const by = n.related?.[0] ? doc.sections.find((s) => s.open.start === n.related![0].start) : undefined;
+        if (!node || !by || !covers(scopeOf(node), by)) continue;
+      }
+      if (n.kind === 'never-consulted' && node) {
+        const hostRules = (n.related ?? []).map((r) => doc.directives.find((d) => d.start === r.start)).filter((d): d is DirectiveNode => !!d);
+        const requireForPlain24 = readers(node).has('httpd24');
+        const hostsForPlain24 = hostRules.some((d) => readers(d).has('httpd24'));
+        if (requireForPlain24 && !hostsForPlain24) continue;
+        // True only while mod_access_compat is loaded, and the usual cure is migrating the host
+        // rules, not deleting the Require: information, said that way.
+        const f = toFinding(doc, 'dead-require', n);
+        out.push({ ...f, severity: 'information', message: f.message.replace(/\.$/, '') + ', as long as mod_access_compat is loaded. Once the host rules are migrated, this line decides again.' });
+        continue;
+      }
+      out.push(toFinding(doc, 'dead-require', n));
+    }
+    return out;
   },
 };

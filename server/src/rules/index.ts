@@ -9,6 +9,9 @@ import { unknownDirectiveRule } from './unknown-directive';
 import { renamedDirectiveRule, obsoleteDirectiveRule, changedValueRule } from './upgrade';
 import { removedModuleRule, thirdPartyModuleRule, compatModuleRule } from './modules';
 import { configNiceRule } from './config-nice';
+import { accessIntentRule } from './access-intent';
+import { invalidRequireRule } from './invalid-require';
+import { deadRequireRule } from './dead-require';
 
 /** Every rule, in the order of the README's table. */
 export const RULES: readonly Rule[] = [
@@ -16,6 +19,9 @@ export const RULES: readonly Rule[] = [
   legacyAccessRule,
   removedDirectiveRule,
   mixedAccessRule,
+  accessIntentRule,
+  invalidRequireRule,
+  deadRequireRule,
   dbmGroupRule,
   unknownDirectiveRule,
   renamedDirectiveRule,

@@ -18,6 +18,7 @@ import type { DirectiveNode, Finding, Rule, SectionNode } from './types';
 import { code, coRead, directivesByScope, isCompat } from './scope';
 import { PROVIDERS } from '../facts/providers';
 import { ancestors } from '../model/context';
+import { crossSectionMixed } from './access-mixed';
 
 const ONLY24_PROVIDERS = new Set(PROVIDERS.filter((p) => p.only24).map((p) => p.name));
 const CONTAINERS = new Set(['requireall', 'requireany', 'requirenone']);
@@ -46,8 +47,14 @@ export const mixedAccessRule: Rule = {
   id: 'mixed-access',
   defaultSeverity: 'warning',
   summary: '2.2 host rules and 2.4 `Require` rules in one section: httpd evaluates them separately, so one can silently overrule the other.',
-  check({ doc }) {
+  check({ doc, fileContext }) {
     const out: Finding[] = [];
+    // Across sections: the access engine knows which sections merge for which requests (spec §6.1, §6.2).
+    try {
+      out.push(...crossSectionMixed(doc, fileContext));
+    } catch {
+      // The same-section check below still runs.
+    }
     for (const [scope, list] of directivesByScope(doc)) {
       const compat = list.filter(isCompat);
       if (!compat.length) continue;
