@@ -48,6 +48,8 @@ export interface AnalyzeInput {
   uri?: string;
   /** Overrides the context derived from the uri. */
   context?: FileContext;
+  /** `quick` skips the access engine's request-point checks and exact rewrites (see RuleContext.depth). */
+  depth?: 'quick' | 'full';
 }
 
 export interface ReportedFinding extends Finding {
@@ -60,6 +62,8 @@ export interface Analysis {
   readonly context: FileContext;
   /** Findings after settings and disable comments, in document order. */
   readonly findings: ReportedFinding[];
+  /** How deep the rules went (see AnalyzeInput.depth). */
+  readonly depth: 'quick' | 'full';
 }
 
 const RANK: Record<Severity, number> = { hint: 0, information: 1, warning: 2, error: 3 };
@@ -101,7 +105,7 @@ export class ApacheConfService {
       if (setting === 'ignore') continue;
       let raw: Finding[];
       try {
-        raw = rule.check({ doc: tree, fileContext: context, uri, mode: this.settings.mode });
+        raw = rule.check({ doc: tree, fileContext: context, uri, mode: this.settings.mode, depth: input.depth ?? 'full' });
       } catch (e) {
         // A rule must never take the whole analysis down; report the failure instead of a clean file.
         raw = [{ rule: rule.id, message: `Internal error in rule ${rule.id}: ${(e as Error).message}`, start: 0, end: 0, severity: 'error' }];
@@ -114,7 +118,7 @@ export class ApacheConfService {
       }
     }
     findings.sort((a, b) => a.start - b.start || a.end - b.end);
-    return { uri, doc: tree, context, findings };
+    return { uri, doc: tree, context, findings, depth: input.depth ?? 'full' };
   }
 
   /**
@@ -203,6 +207,8 @@ export class ApacheConfService {
 
   /** Quick fixes for the findings that overlap `range` (or match `only` diagnostics), plus fix-all when asked. */
   codeActions(a: Analysis, range: Range, context: { diagnostics?: Diagnostic[]; only?: string[] } = {}): CodeAction[] {
+    // Fixes of the access engine exist only in a full analysis (the tree is reused, so its plan cache hits).
+    if (a.depth === 'quick') a = this.analyze({ text: a.doc.text, uri: a.uri, context: a.context }, a.doc);
     const out: CodeAction[] = [];
     const wantsQuickFix = !context.only || context.only.some((k) => CodeActionKind.QuickFix.startsWith(k) || k === CodeActionKind.QuickFix);
     const wantsFixAll = context.only?.some((k) => FIX_ALL_KIND.startsWith(k) && k !== '' ) ?? false;

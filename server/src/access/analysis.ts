@@ -10,7 +10,7 @@
  */
 import { eolOf, indentAt, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
 import type { FileContext } from '../model/context';
-import { isAllMethods, leaves, type AccessModel, type AuthzContainer, type AuthzLeaf, type AuthzNode, type Problem, type Scope } from './model';
+import { buildModel, isAllMethods, leaves, type AccessModel, type AuthzContainer, type AuthzLeaf, type AuthzNode, type Problem, type Scope } from './model';
 import { appliedScopes, mergeApplied, type Applied, type MergedState, type Tree } from './evaluate';
 import { pointsFor } from './points';
 import { scopesOverlap } from './region';
@@ -488,6 +488,24 @@ export function accessNotes(doc: ConfigDocument, ctx: FileContext, model: Access
     ...mixedNotes(doc, model, cache),
     ...htaccessNotes(model),
   ].sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+/**
+ * The notes that need no request points, only the model: start-up errors, and Require lines a
+ * sibling decides or repeats. Cheap enough to run on every keystroke; cached per document.
+ */
+const quickCache = new WeakMap<ConfigDocument, Map<string, PlanNote[]>>();
+export function quickAccessNotes(doc: ConfigDocument, ctx: FileContext): PlanNote[] {
+  let byCtx = quickCache.get(doc);
+  const hit = byCtx?.get(ctx);
+  if (hit) return hit;
+  const model = buildModel(doc, ctx);
+  const out: PlanNote[] = [...invalidNotes(doc, model)];
+  for (const s of model.scopes) if (s.authz?.root) structuralDead(s.authz.root, out);
+  out.sort((a, b) => a.start - b.start || a.end - b.end);
+  if (!byCtx) quickCache.set(doc, (byCtx = new Map()));
+  byCtx.set(ctx, out);
+  return out;
 }
 
 export type { DirectiveNode, SectionNode };

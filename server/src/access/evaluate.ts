@@ -527,10 +527,38 @@ function decodePath(p: string): string {
   }
 }
 
+/** Compiled patterns, by source (sections are tested against many request points). */
+const REGEX_CACHE = new Map<string, RegExp | null>();
+function cachedRegExp(source: string, flags = ''): RegExp | null {
+  const key = flags + '\u0000' + source;
+  let re = REGEX_CACHE.get(key);
+  if (re === undefined) {
+    try {
+      re = new RegExp(source, flags);
+    } catch {
+      re = null;
+    }
+    if (REGEX_CACHE.size > 5000) REGEX_CACHE.clear();
+    REGEX_CACHE.set(key, re);
+  }
+  return re;
+}
+const GLOB_CACHE = new Map<string, RegExp | null>();
+
 /** fnmatch with FNM_PATHNAME: a wildcard never matches '/'. */
 export function fnmatchPath(pattern: string, s: string): boolean {
-  const re = globToRegExp(pattern).source.replace(/\.\*/g, '[^/]*').replace(/(^|[^\\])\.(?!\*)/g, '$1[^/]');
-  return new RegExp(re).test(s);
+  let re = GLOB_CACHE.get(pattern);
+  if (re === undefined) {
+    const src = globToRegExp(pattern).source.replace(/\.\*/g, '[^/]*').replace(/(^|[^\\])\.(?!\*)/g, '$1[^/]');
+    try {
+      re = new RegExp(src);
+    } catch {
+      re = null;
+    }
+    if (GLOB_CACHE.size > 5000) GLOB_CACHE.clear();
+    GLOB_CACHE.set(pattern, re);
+  }
+  return re ? re.test(s) : false;
 }
 
 function fileOf(model: AccessModel, req: Request, vhost: Scope | null): string {
@@ -556,30 +584,23 @@ function fileOf(model: AccessModel, req: Request, vhost: Scope | null): string {
 
 export function dirApplies(s: Scope, filename: string): boolean {
   const dir = filename.endsWith('/') ? filename : filename.slice(0, filename.lastIndexOf('/') + 1);
-  if (s.regex) {
-    try {
-      return new RegExp(s.pattern).test(filename);
-    } catch {
-      return false;
-    }
-  }
+  if (s.regex) return cachedRegExp(s.pattern)?.test(filename) ?? false;
   const pat = normPath(s.pattern);
   if (pat === '/') return true;
-  const parts = normPath(dir).split('/');
+  const nd = normPath(dir);
+  if (!/[*?[]/.test(pat)) {
+    // The first components of the directory equal the pattern: the same as comparing component lists.
+    return nd === pat || nd.startsWith(pat + '/');
+  }
+  const parts = nd.split('/');
   const want = pat.split('/').length;
   if (parts.length < want) return false;
   const prefix = parts.slice(0, want).join('/');
-  return /[*?[]/.test(pat) ? fnmatchPath(pat, prefix) : prefix === pat;
+  return fnmatchPath(pat, prefix);
 }
 
 export function locationApplies(s: Scope, uri: string): boolean {
-  if (s.regex) {
-    try {
-      return new RegExp(s.pattern).test(uri);
-    } catch {
-      return false;
-    }
-  }
+  if (s.regex) return cachedRegExp(s.pattern)?.test(uri) ?? false;
   const p = s.pattern;
   if (/[*?[]/.test(p)) return fnmatchPath(p, uri);
   if (!uri.startsWith(p)) return false;
@@ -588,13 +609,7 @@ export function locationApplies(s: Scope, uri: string): boolean {
 
 export function filesApplies(s: Scope, filename: string): boolean {
   const base = filename.slice(filename.lastIndexOf('/') + 1);
-  if (s.regex) {
-    try {
-      return new RegExp(s.pattern).test(base);
-    } catch {
-      return false;
-    }
-  }
+  if (s.regex) return cachedRegExp(s.pattern)?.test(base) ?? false;
   return /[*?[]/.test(s.pattern) ? fnmatchPath(s.pattern, base) : s.pattern === base;
 }
 

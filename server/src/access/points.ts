@@ -215,25 +215,44 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096): Poi
           if (isIf(s)) return ifOn.has(s.index);
           return false;
         };
-        const parts = [`${pl.uri}`, `file ${pl.file}`];
-        if (pl.vh) parts.push(`vhost #${pl.vh.index}`);
-        if (free.length) parts.push(`regex sections ${[...freeOn].join(',') || 'none'}`);
-        if (chains.length) parts.push(`<If> branches ${[...ifOn].join(',') || 'none'}`);
-        points.push({ test, label: parts.join(', ') });
+        // The label is only read when a reason is written: build it on demand.
+        points.push({
+          test,
+          get label(): string {
+            const parts = [`${pl.uri}`, `file ${pl.file}`];
+            if (pl.vh) parts.push(`vhost #${pl.vh.index}`);
+            if (free.length) parts.push(`regex sections ${[...freeOn].join(',') || 'none'}`);
+            if (chains.length) parts.push(`<If> branches ${[...ifOn].join(',') || 'none'}`);
+            return parts.join(', ');
+          },
+        });
       }
     }
   }
   // Points that select the same scopes are the same request as far as access goes.
   const seen = new Set<string>();
   const unique = points.filter((pt) => {
-    const sig = appliedScopes(model, pt.test)
-      .map((a) => a.scope.index)
-      .join(',');
+    const sig = appliedSignature(model, pt.test);
     if (seen.has(sig)) return false;
     seen.add(sig);
     return true;
   });
   return { points: unique, truncated: false, mapped };
+}
+
+/** Which scopes a point selects (a scope applies when it and all its parents do), as a key. */
+function appliedSignature(model: AccessModel, test: (s: Scope) => boolean): string {
+  const applies = new Map<Scope, boolean>();
+  const ok = (s: Scope): boolean => {
+    const have = applies.get(s);
+    if (have !== undefined) return have;
+    const v = (s.parent ? ok(s.parent) : true) && test(s);
+    applies.set(s, v);
+    return v;
+  };
+  let sig = '';
+  for (const s of model.scopes) if (ok(s)) sig += s.index + ',';
+  return sig;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -51,9 +51,15 @@ export function regionOf(s: Scope): Region {
 const WILD = /[*?[]/;
 
 /** Normalised literal path without a trailing slash (but "/" stays "/"). */
+const NORM_CACHE = new Map<string, string>();
+
 export function normPath(p: string): string {
-  let s = p.replace(/\/+/g, '/');
+  const hit = NORM_CACHE.get(p);
+  if (hit !== undefined) return hit;
+  let s = p.indexOf('//') >= 0 ? p.replace(/\/+/g, '/') : p;
   if (s.length > 1 && s.endsWith('/')) s = s.slice(0, -1);
+  if (NORM_CACHE.size > 20_000) NORM_CACHE.clear();
+  NORM_CACHE.set(p, s);
   return s;
 }
 

@@ -15,6 +15,7 @@ export const accessIntentRule: Rule = {
   defaultSeverity: 'warning',
   summary: 'Host rules that do not do what they seem to (an Allow that never matches, Satisfy Any letting everyone in, 2.2 vs 2.4 differences).',
   check(ctx) {
+    if (ctx.depth === 'quick') return [];
     return [...notesOf(ctx, 'access-intent'), ...notesOf(ctx, 'htaccess-override')].map((n) => toFinding(ctx.doc, 'access-intent', n));
   },
 };

@@ -2,12 +2,13 @@
  * Shared glue between the access engine's notes and rule findings (not a rule itself).
  */
 import type { Finding, Fix, RuleContext } from './types';
-import { planMigration, type PlanNote } from '../access';
+import { planMigration, quickAccessNotes, type PlanNote } from '../access';
 import { in22Branch } from './scope';
 import type { ConfigDocument, DirectiveNode } from '../syntax';
 
 /** The engine's notes of one kind for a file (the plan is cached per parsed document). */
 export function notesOf(ctx: RuleContext, rule: PlanNote['rule']): PlanNote[] {
+  if (ctx.depth === 'quick') return quickAccessNotes(ctx.doc, ctx.fileContext).filter((n) => n.rule === rule);
   return planMigration(ctx.doc, ctx.fileContext).notes.filter((n) => n.rule === rule);
 }
 

@@ -32,15 +32,17 @@ export const legacyAccessRule: Rule = {
   id: 'legacy-access',
   defaultSeverity: 'warning',
   summary: '`Order`, `Allow`, `Deny`, `Satisfy`: 2.2 access control that 2.4 keeps only in mod_access_compat. Exact quick fix to `Require` where one exists.',
-  check({ doc, fileContext, mode }) {
+  check({ doc, fileContext, mode, depth }) {
     const compat = doc.directives.filter(isCompat);
     if (!compat.length) return [];
     let plans = new Map<DirectiveNode, SectionPlan>();
     try {
+      // The quick pass leaves the exact rewrites (the costly part) to the full pass.
+      if (depth === 'quick') throw new Error('quick');
       const plan = planMigration(doc, fileContext, { mode: mode ?? 'preserve' });
       for (const sp of plan.sections) for (const d of sp.compatDirectives) plans.set(d, sp);
     } catch {
-      // The engine failing must not hide the findings; they simply get no fix.
+      // The engine failing (or the quick pass) must not hide the findings; they simply get no fix.
       plans = new Map();
     }
     const out: Finding[] = [];
@@ -65,7 +67,7 @@ export const legacyAccessRule: Rule = {
         end: d.end,
         tags: ['deprecated'],
         ...(only22 ? { severity: 'hint' as const, maxSeverity: 'hint' as const } : {}),
-        data: { directive: d.name.value, only22 },
+        data: { directive: d.name.value, only22, ...(depth === 'quick' ? { pending: true } : {}) },
         ...(fixes.length ? { fixes } : {}),
       });
     }

@@ -47,13 +47,15 @@ export const mixedAccessRule: Rule = {
   id: 'mixed-access',
   defaultSeverity: 'warning',
   summary: '2.2 host rules and 2.4 `Require` rules in one section: httpd evaluates them separately, so one can silently overrule the other.',
-  check({ doc, fileContext }) {
+  check({ doc, fileContext, depth }) {
     const out: Finding[] = [];
     // Across sections: the access engine knows which sections merge for which requests (spec §6.1, §6.2).
-    try {
-      out.push(...crossSectionMixed(doc, fileContext));
-    } catch {
-      // The same-section check below still runs.
+    if (depth !== 'quick') {
+      try {
+        out.push(...crossSectionMixed(doc, fileContext));
+      } catch {
+        // The same-section check below still runs.
+      }
     }
     for (const [scope, list] of directivesByScope(doc)) {
       const compat = list.filter(isCompat);

@@ -52,6 +52,12 @@ export interface RuleContext {
    * (default) or `intent`.
    */
   readonly mode?: 'preserve' | 'intent';
+  /**
+   * `full` (default) runs everything, including the access engine's checks over request points
+   * and its exact rewrites. `quick` leaves those out (no access fixes, no findings that need
+   * request points): what an editor shows at once while the full pass runs in the background.
+   */
+  readonly depth?: 'quick' | 'full';
 }
 
 export interface Rule {
