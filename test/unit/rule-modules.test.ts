@@ -26,6 +26,7 @@ describe('rules removed-module, third-party-module, compat-module', () => {
     },
     { rule: 'compat-module', text: lines('LoadModule access_compat_module modules/mod_access_compat.so', '<Directory />', '  Deny from all', '</Directory>'), flagged: [] },
     { rule: 'compat-module', text: lines('LoadModule access_compat_module modules/mod_access_compat.so', 'IncludeOptional conf.d/*.conf'), flagged: [] },
+    { rule: 'compat-module', text: lines('# Depends: authz_core', 'LoadModule access_compat_module /usr/lib/apache2/modules/mod_access_compat.so'), flagged: [] },
   ];
   for (const c of cases) {
     it(`${c.rule}: ${c.text.split('\n')[0]}`, () => {

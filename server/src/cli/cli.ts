@@ -17,6 +17,11 @@ import { collectFiles, describeError, type FoundFile } from './files';
 import { ProjectFiles, contextFromProject, PROJECT_FILE, type ProjectConfig } from './project';
 import { formatJson, formatSarif, formatText, textLine, OUTPUT_FORMATS, type FileReport, type OutputFormat } from './report';
 import { unifiedDiff } from './diff';
+import { checkFilesParallel } from './parallel';
+import { formatHtml, formatMarkdown } from './upgrade-report';
+import { loadConfigGraph, type ConfigGraph } from '../model/workspace';
+import { checkConfiguration } from '../rules/workspace';
+import * as nodePath from 'node:path';
 
 export const VERSION: string = packageVersion;
 
@@ -57,6 +62,15 @@ check options:
   --rule ID=SEVERITY         set a rule's severity: ignore | hint | information |
                              warning | error (repeatable)
   --exit-zero                exit 0 even when problems are found
+  --report                   print an upgrade report of every file instead:
+                             per file and per rule, which findings have an
+                             exact fix and which need a human (Markdown, or
+                             one HTML page with --format html); files are
+                             checked in parallel on all cores
+  --root FILE                the configuration's root file: follow its Include
+                             lines, check the included files in the context
+                             they are included in, and check what needs the
+                             whole configuration (modules not loaded)
 
 fix options:
   --diff                     print a unified diff of the fixes (default)
@@ -84,7 +98,11 @@ interface CommonOptions {
 }
 
 interface CheckOptions extends CommonOptions {
-  format: OutputFormat;
+  format: OutputFormat | 'markdown' | 'html';
+  /** `--report`: the upgrade report of the whole tree (Markdown or HTML) instead of the findings. */
+  report: boolean;
+  /** `--root FILE`: follow Include lines from this file; included files are checked in their context. */
+  root?: string;
 }
 
 interface FixOptions extends CommonOptions {
@@ -115,7 +133,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     }
     switch (command) {
       case 'check':
-        return runCheck(parseCheck(rest), io, cwd);
+        return await runCheck(parseCheck(rest), io, cwd);
       case 'fix':
         return runFix(parseFix(rest), io, cwd);
       case 'serve':
@@ -202,14 +220,22 @@ function commonOption(opt: { name: string; inline?: string }, r: ArgReader, o: C
 }
 
 function parseCheck(args: readonly string[]): CheckOptions {
-  const o: CheckOptions = { format: 'text', rules: {}, exitZero: false, paths: [] };
+  const o: CheckOptions = { format: 'text', report: false, rules: {}, exitZero: false, paths: [] };
   const r = new ArgReader(args);
+  let format: string | undefined;
   for (let opt = r.next(); opt; opt = r.next()) {
     if (commonOption(opt, r, o)) continue;
-    if (opt.name === '--format' || opt.name === '-f') o.format = oneOf('--format', r.value(opt), OUTPUT_FORMATS);
+    if (opt.name === '--format' || opt.name === '-f') format = r.value(opt);
+    else if (opt.name === '--report') {
+      r.noValue(opt);
+      o.report = true;
+    } else if (opt.name === '--root') o.root = r.value(opt);
     else throw new UsageError(`unknown option ${opt.name} for check`);
   }
+  if (o.report) o.format = oneOf('--format with --report', format ?? 'markdown', ['markdown', 'html'] as const);
+  else if (format !== undefined) o.format = oneOf('--format', format, OUTPUT_FORMATS);
   o.paths = r.paths;
+  if (o.root && !o.paths.length) o.paths = [o.root];
   if (!o.paths.length) throw new UsageError('check needs at least one PATH');
   return o;
 }
@@ -345,16 +371,87 @@ function uriOf(file: FoundFile): string {
 
 // ---------------------------------------------------------------- check
 
-function runCheck(o: CheckOptions, io: CliIO, cwd: string): number {
+/** The include graph of `--root`, read from disk. */
+function graphFrom(root: string, cwd: string): ConfigGraph {
+  const abs = nodePath.resolve(cwd, root);
+  return loadConfigGraph(
+    {
+      readFile: (p) => {
+        try {
+          const st = fs.statSync(p);
+          return st.isFile() ? decode(fs.readFileSync(p)).text : undefined;
+        } catch {
+          return undefined;
+        }
+      },
+      listDir: (p) => {
+        try {
+          return fs.readdirSync(p, { withFileTypes: true }).map((e) => (e.isDirectory() ? e.name + '/' : e.name));
+        } catch {
+          return undefined;
+        }
+      },
+      realPath: (p) => fs.realpathSync(p),
+    },
+    abs,
+  );
+}
+
+async function runReport(o: CheckOptions, io: CliIO, cwd: string, session: Session, files: FoundFile[]): Promise<number> {
+  const jobs = files.map((f) => {
+    const project = session.projects.forFile(f.absolute);
+    return { path: f.display, absolute: f.absolute, context: contextForFile(f.absolute, o.context, project) };
+  });
+  // Workers run this same bundle; from the sources (tests) everything runs in this thread.
+  const script = process.argv[1] ?? '';
+  const workerScript = /cli\.js$/.test(script) ? script : undefined;
+  const summaries = await checkFilesParallel(jobs, { settings: { rules: o.rules }, workerScript });
+  io.stdout.write(o.format === 'html' ? formatHtml(summaries) : formatMarkdown(summaries) + '\n');
+  const unreadable = summaries.some((f) => f.error);
+  if (unreadable || session.ioErrors > 0) return 2;
+  const serious = summaries.some((f) => f.findings.some((x) => severityAtLeast(x.severity, 'warning')));
+  return serious && !o.exitZero ? 1 : 0;
+}
+
+async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number> {
   const session = new Session(o, io, cwd);
   const { files, errors } = collectFiles(o.paths, cwd);
+  let graph: ConfigGraph | undefined;
+  if (o.root) {
+    graph = graphFrom(o.root, cwd);
+    if (!graph.files.length) {
+      session.reportIoError(o.root, 'the root file cannot be read');
+    } else {
+      const known = new Set(files.map((f) => f.absolute));
+      for (const gf of graph.files) {
+        if (known.has(gf.path)) continue;
+        known.add(gf.path);
+        files.push({ display: nodePath.relative(cwd, gf.path) || gf.path, absolute: gf.path, explicit: false });
+      }
+      if (graph.truncated) io.stderr.write(`apacheconf: warning: stopped following includes at the limit of files or depth\n`);
+    }
+  }
   warnIfEmpty(o.paths, files, errors, io);
+  if (o.report) {
+    for (const e of errors) session.reportIoError(e.path, e.message);
+    return runReport(o, io, cwd, session, files);
+  }
+  const graphContext = new Map(graph?.files.map((f) => [f.path, f.context]) ?? []);
+  const wide = graph ? checkConfiguration(graph) : [];
   const reports: FileReport[] = [];
   for (const file of files) {
     const l = session.load(file);
     if (!l) continue;
-    const a = l.service.analyze({ text: l.decoded.text, uri: uriOf(file), context: l.context });
-    reports.push(toReport(file, l.service, a));
+    const context = o.context ?? graphContext.get(file.absolute) ?? l.context;
+    const a = l.service.analyze({ text: l.decoded.text, uri: uriOf(file), context });
+    const report = toReport(file, l.service, a);
+    for (const f of wide.filter((w) => w.path === file.absolute)) {
+      const setting = o.rules[f.rule];
+      if (setting === 'ignore') continue;
+      const severity = setting ?? (f.rule === 'compat-module' ? 'hint' : 'warning');
+      report.diagnostics.push({ severity, diagnostic: l.service.toDiagnostic(a, { ...f, severity }) });
+    }
+    reports.push(report);
   }
   for (const e of errors) session.reportIoError(e.path, e.message);
   const badProject = session.reportProjectProblems();

@@ -1,5 +1,6 @@
 /** The `apacheconf` executable (bundled to dist/cli.js): argv in, exit code out. */
 import { runCli } from './cli';
+import { runReportWorker } from './parallel';
 
 // A closed pipe (`apacheconf check . | head`) is not an error worth a stack trace.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -7,6 +8,10 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
+// The same bundle runs the worker threads of `check --report`.
+if (!runReportWorker()) startCli();
+
+function startCli(): void {
 runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() }).then(
   (code) => {
     process.exitCode = code;
@@ -16,3 +21,4 @@ runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, 
     process.exitCode = 2;
   },
 );
+}

@@ -100,8 +100,11 @@ export const compatModuleRule: Rule = {
   check({ doc }) {
     const loads = loadModules(doc).filter((d) => d.args[0].value === 'access_compat_module' && !in22Branch(d));
     if (!loads.length) return [];
-    // Includes may bring compat directives in: only a self-contained file can be judged here.
+    // Includes may bring compat directives in: only a self-contained file can be judged here, and
+    // only one that configures access itself (a `mods-available/access_compat.load` holding just
+    // the LoadModule line says nothing about the rest of the configuration).
     if (doc.directives.some((d) => d.key === 'include' || d.key === 'includeoptional')) return [];
+    if (!doc.sections.some((s) => /^(directory|directorymatch|location|locationmatch|files|filesmatch|virtualhost)$/.test(s.key))) return [];
     if (doc.directives.some((d) => isCompat(d) && !in22Branch(d))) return [];
     return loads.map((d) => ({
       rule: 'compat-module',
