@@ -149,9 +149,20 @@ function authzMayRun(x: Scope | null): boolean {
   return false;
 }
 
+/**
+ * Work allowed to the point-based notes of one file (request points × scopes looked at). Huge
+ * files stop getting these notes rather than stalling the editor; the notes are advice, and
+ * what is left out is only what could not be checked in time.
+ */
+const NOTES_BUDGET = 3_000_000;
+const notesWork = new WeakMap<AccessModel, number>();
+
 function groupPoints(model: AccessModel, seed: Scope): PointFacts[] | null {
+  const spent = notesWork.get(model) ?? 0;
+  if (spent > NOTES_BUDGET) return null;
   const act = model.scopes.filter((s) => (s.compat || s.authz || s.authn.authType) && (s === seed || scopesOverlap(s, seed)));
   const ps = pointsFor(model, act, 1024);
+  notesWork.set(model, spent + model.scopes.length * (ps.points.length + 1));
   if (ps.truncated) return null;
   return ps.points.map((pt) => {
     const applied = appliedScopes(model, pt.test);

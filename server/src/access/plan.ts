@@ -758,6 +758,12 @@ function titleFor(edits: Map<Scope, ScopeEdit>, x: Scope): string {
 
 /** The most (request location × client class) pairs one candidate check may evaluate. */
 const CHECK_BUDGET = 400_000;
+/**
+ * Characters of rewritten text one plan may re-read to check its candidates (each check parses
+ * the rewritten file). A huge file stops getting exact fixes for its later groups rather than
+ * stalling; those say why, and `apacheconf fix` on a smaller file gets them.
+ */
+const REREAD_BUDGET = 40_000_000;
 
 const planCache = new WeakMap<ConfigDocument, Map<string, MigrationPlan>>();
 
@@ -787,6 +793,7 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
     plan.sections.push(sp);
     byScope.set(s, sp);
   }
+  let reread = 0;
   for (const group of groupsOf(model)) {
     const compat = group.filter((s) => s.compat);
     const fail = (reason: string) => {
@@ -835,6 +842,11 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
         chosen = cand;
         break;
       }
+      if (reread + text.length > REREAD_BUDGET) {
+        lastWhy = 'not checked: this file has more access sections than one pass checks (split it into smaller files to get exact fixes for the rest).';
+        break;
+      }
+      reread += text.length;
       const m2 = buildModel(parse(text), ctx, { reader: 'httpd24' });
       const cs = clientsFor([model, m2], [group, m2.scopes.filter((s) => group.some((g) => g.index === s.index))]);
       if (!cs.truncated && cs.clients.length * ps.points.length > CHECK_BUDGET) {

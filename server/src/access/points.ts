@@ -140,7 +140,9 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096): Poi
 
   // Where: (uri, filename) pairs.
   const places: Array<{ vh: Scope | null; uri: string; file: string }> = [];
+  let tooMany = false;
   vhostOptions.forEach((vh, vi) => {
+    if (tooMany) return;
     const m = mappings[vi];
     if (m) {
       const prefixes = new Set<string>(['', '/zz-elsewhere']);
@@ -159,6 +161,11 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096): Poi
         }
       }
       for (const [from] of m.aliases) prefixes.add(normPath(from));
+      // Give up before building more places than the caller will ever look at.
+      if (places.length + (prefixes.size + 1) * names.size + fullUris.size > 4 * limit) {
+        tooMany = true;
+        return;
+      }
       const uris = new Set<string>(fullUris);
       for (const p of prefixes) for (const n of names) uris.add(`${p}/${n}`);
       for (const u of uris) places.push({ vh, uri: u, file: mapUri(m, u) });
@@ -176,9 +183,14 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096): Poi
         uris.add(p);
         uris.add(p.endsWith('/') ? p + 'zz' : p + '/zz');
       }
+      if (places.length + dirPaths.size * names.size * uris.size > 4 * limit) {
+        tooMany = true;
+        return;
+      }
       for (const d of dirPaths) for (const n of names) for (const u of uris) places.push({ vh, uri: u, file: `${d}/${n}` });
     }
   });
+  if (tooMany) return { points: [], truncated: true, mapped };
 
   let total = places.length * 2 ** free.length;
   for (const c of chains) total *= c.length + (c[c.length - 1].kind === 'else' ? 0 : 1);
