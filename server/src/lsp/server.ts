@@ -47,6 +47,13 @@ export interface InitializationOptions {
 
 export const COMPLETION_TRIGGERS = ['<', ' ', '/', '$'];
 
+/**
+ * Files up to this many lines get the full analysis (the access engine's exact checks) after the
+ * quick diagnostics; longer ones keep the quick ones, and their code actions still get the exact
+ * fixes on request.
+ */
+export const FULL_PASS_MAX_LINES = 3000;
+
 export class ApacheConfServer {
   readonly documents = new TextDocuments(TextDocument);
   private readonly service: ApacheConfService;
@@ -65,6 +72,8 @@ export class ApacheConfServer {
   /** Version each document was opened at (its first validation is immediate, not debounced). */
   private readonly openedAt = new Map<string, number>();
   private disposed = false;
+  /** Validations started per document; a full pass publishes only if it is still the latest. */
+  private readonly validationSeq = new Map<string, number>();
 
   constructor(
     private readonly connection: Connection,
@@ -73,7 +82,9 @@ export class ApacheConfServer {
     this.service = options.service ?? createService();
     this.features = new CatalogFeatures(options.catalog ?? directiveCatalog, this.fsAccess);
     this.cache = new AnalysisCache((doc, previous) =>
-      this.service.analyze({ text: doc.getText(), uri: doc.uri, context: this.contextFor(doc.uri) }, previous),
+      // The quick pass: requests (hover, completion…) never wait for the access engine; code
+      // actions get the engine's fixes from the service, which runs the full rules for them.
+      this.service.analyze({ text: doc.getText(), uri: doc.uri, context: this.contextFor(doc.uri), depth: 'quick' }, previous),
     );
     this.validation = new ValidationScheduler(
       (uri) => void this.validate(uri),
@@ -255,10 +266,30 @@ export class ApacheConfServer {
     const doc = this.documents.get(uri);
     if (!doc) return;
     if (this.validation.pending(uri)) return; // a newer change is waiting; it will publish
-    await this.send(() => {
-      const a = this.cache.get(doc);
-      return this.connection.sendDiagnostics({ uri, version: doc.version, diagnostics: this.service.diagnostics(a) });
-    });
+    // First the quick pass (everything but the access engine's request-point checks), at once.
+    const quick = this.cache.get(doc);
+    const version = doc.version;
+    // Any later validation of this document (a change, new settings) makes this full pass stale.
+    const seq = (this.validationSeq.get(uri) ?? 0) + 1;
+    this.validationSeq.set(uri, seq);
+    const first = this.service.diagnostics(quick);
+    await this.send(() => this.connection.sendDiagnostics({ uri, version, diagnostics: first }));
+    // Then the full pass, when the file is small enough for it not to hold the server up; it
+    // replaces the quick diagnostics unless the document changed meanwhile.
+    if (quick.doc.lineStarts.length > FULL_PASS_MAX_LINES) return;
+    setTimeout(() => {
+      if (this.disposed || this.validation.pending(uri)) return;
+      const now = this.documents.get(uri);
+      if (!now || now.version !== version || this.validationSeq.get(uri) !== seq) return;
+      void this.send(() => {
+        const full = this.service.analyze({ text: quick.doc.text, uri, context: quick.context }, quick.doc);
+        if (this.documents.get(uri)?.version !== version || this.validation.pending(uri) || this.validationSeq.get(uri) !== seq) return;
+        const diagnostics = this.service.diagnostics(full);
+        // Publish again only when the full pass says more (or says it differently).
+        if (JSON.stringify(diagnostics) === JSON.stringify(first)) return;
+        return this.connection.sendDiagnostics({ uri, version, diagnostics });
+      });
+    }, 0);
   }
 
   private revalidateAll(): void {

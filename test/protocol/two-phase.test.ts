@@ -1,0 +1,51 @@
+// The server publishes twice for a small file: first the quick pass (no access-engine request
+// checks), at once, then the full pass for the same version when it says more. A change made
+// before the full pass runs makes that pass stale: it must not publish for the old version.
+import assert from 'node:assert/strict';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
+import { TestClient, ensureServerBuilt } from './lsp-client';
+
+// Order allow,deny with Deny from all: the Allow can never match (access-intent), which only the
+// access engine's request-point check finds.
+const NEVER_MATCHES = '<Directory "/srv/app">\n    Order allow,deny\n    Allow from 10.1.2.3\n    Deny from all\n</Directory>\n';
+const codes = (ds: Diagnostic[]) => ds.map((d) => String(d.code));
+let nextId = 0;
+const uniqueUri = () => `file:///protocol-test/two-phase/${++nextId}/httpd.conf`;
+
+describe('two-phase diagnostics (dist/server.js over stdio)', function () {
+  let client: TestClient;
+  before(async function () {
+    ensureServerBuilt();
+    client = await TestClient.start({ settings: { validate: { debounceMs: 0 } } });
+  });
+  after(async () => {
+    if (client) await client.dispose();
+  });
+
+  it('publishes the quick pass first, then the full pass for the same version', async () => {
+    const uri = uniqueUri();
+    await client.open(uri, NEVER_MATCHES);
+    const first = await client.waitForDiagnostics(uri, (p) => p.version === 1);
+    assert.ok(codes(first.diagnostics).includes('legacy-access'), 'the quick pass has the legacy-access findings');
+    assert.ok(!codes(first.diagnostics).includes('access-intent'), 'the quick pass leaves out the request-point check');
+    const full = await client.waitForDiagnostics(uri, (p) => p.version === 1 && codes(p.diagnostics).includes('access-intent'));
+    const list = client.publishedFor(uri);
+    assert.ok(list.indexOf(full) > list.indexOf(first), 'the full pass comes after the quick one');
+    const intent = full.diagnostics.find((d) => d.code === 'access-intent')!;
+    assert.equal(intent.range.start.line, 2, 'access-intent sits on the Allow that can never match');
+  });
+
+  it('does not publish a stale full pass after the document changed', async () => {
+    const uri = uniqueUri();
+    await client.open(uri, NEVER_MATCHES);
+    // Change at once: the full pass for version 1 must give way to version 2.
+    const v2 = await client.change(uri, [{ text: '<Directory "/srv/app">\n    Require all denied\n</Directory>\n' }]);
+    const last = await client.waitForDiagnostics(uri, (p) => p.version === v2);
+    assert.deepEqual(codes(last.diagnostics), []);
+    // Let any pending timer fire, then check nothing for version 1 came after version 2.
+    await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 5 } });
+    const list = client.publishedFor(uri);
+    const at = list.indexOf(last);
+    assert.ok(list.slice(at + 1).every((p) => p.version === v2), `no publication for an older version after version ${v2}`);
+  });
+});
