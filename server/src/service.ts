@@ -108,6 +108,7 @@ export class ApacheConfService {
         raw = rule.check({ doc: tree, fileContext: context, uri, mode: this.settings.mode, depth: input.depth ?? 'full' });
       } catch (e) {
         // A rule must never take the whole analysis down; report the failure instead of a clean file.
+        if (process.env.APACHECONF_DEBUG) console.error(e);
         raw = [{ rule: rule.id, message: `Internal error in rule ${rule.id}: ${(e as Error).message}`, start: 0, end: 0, severity: 'error' }];
       }
       for (const f of raw) {

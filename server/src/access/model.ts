@@ -204,6 +204,12 @@ export type ProblemCode =
   | 'empty-container'
   | 'only-negative';
 
+/**
+ * Sections nested deeper than this are left out of the access model. Real configurations nest a
+ * handful of levels; the bound keeps adversarial input (thousands of levels) from exhausting the stack.
+ */
+export const MAX_ANALYSED_NESTING = 128;
+
 export interface Problem {
   /** Which rule reports it. */
   kind: 'invalid-require' | 'invalid-compat';
@@ -475,7 +481,10 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
     else if (k === 'documentroot' || k === 'alias' || k === 'aliasmatch' || k === 'scriptalias' || k === 'scriptaliasmatch') sc.paths.push(d);
   };
 
-  const walk = (children: readonly import('../syntax').ChildNode[], ctx: Ctx) => {
+  const walk = (children: readonly import('../syntax').ChildNode[], ctx: Ctx, depth = 0) => {
+    // Deeper sections are not modelled (the syntax rule says so); this keeps every recursion here
+    // and in the engine bounded whatever the input.
+    if (depth > MAX_ANALYSED_NESTING) return;
     for (const ch of children) {
       if (ch.type === 'directive') {
         if (readBy(ch)) directive(ch, ctx);
@@ -485,7 +494,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
       if (!readBy(ch)) continue;
       const key = ch.key;
       if (TRANSPARENT.has(key)) {
-        walk(ch.children, ctx);
+        walk(ch.children, ctx, depth + 1);
         continue;
       }
       if (key === 'limit' || key === 'limitexcept') {
@@ -497,7 +506,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
             problems.push({ kind: 'invalid-require', code: 'limit-trace', message: 'TRACE cannot be controlled by <Limit>, see TraceEnable', start: a.start, end: a.end, section: ch });
           }
         }
-        walk(ch.children, { ...ctx, mask: limitMask(ch, ctx.mask) });
+        walk(ch.children, { ...ctx, mask: limitMask(ch, ctx.mask) }, depth + 1);
         continue;
       }
       const op = CONTAINER_OP[key];
@@ -529,7 +538,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
           });
         }
         parent.children.push(node);
-        walk(ch.children, { ...ctx, container: node });
+        walk(ch.children, { ...ctx, container: node }, depth + 1);
         if (!node.children.length) {
           problems.push({
             kind: 'invalid-require',
@@ -545,7 +554,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
       const kind = scopeKindOf(ch);
       if (kind) {
         const sc = newScope(kind, ch, ctx.scope);
-        walk(ch.children, { scope: sc, mask: ALL_METHODS, container: null });
+        walk(ch.children, { scope: sc, mask: ALL_METHODS, container: null }, depth + 1);
         continue;
       }
       // Other sections (Macro, AuthnProviderAlias…) hold no access config of this file's scopes.

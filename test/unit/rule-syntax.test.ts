@@ -1,0 +1,50 @@
+// Rule `syntax`: what the parser could not place, and nesting too deep to analyse. A file that does
+// not parse is never reported clean.
+import assert from 'node:assert/strict';
+import { MAX_ANALYSED_NESTING } from '../../server/src/access/model';
+import { createService } from '../../server/src/service';
+import { covered, findingsOf, lines } from '../support/rules';
+
+const nest = (n: number, body: string) => '<IfModule m>\n'.repeat(n) + body + '</IfModule>\n'.repeat(n);
+
+describe('rule syntax', () => {
+  const cases: Array<{ name: string; text: string; flagged: string[]; kinds: string[] }> = [
+    { name: 'a clean file', text: lines('<Directory /srv>', '  Require all granted', '</Directory>'), flagged: [], kinds: [] },
+    { name: 'an unclosed section', text: lines('<Directory /srv>', '  Require all granted'), flagged: ['<Directory /srv>'], kinds: ['unclosed-section'] },
+    { name: 'a stray close tag', text: lines('Listen 80', '</Directory>'), flagged: ['</Directory>'], kinds: ['stray-close'] },
+    { name: 'a mismatched close tag', text: lines('<Files a>', '</Location>'), flagged: ['</Location>', '<Files a>'], kinds: ['unclosed-section', 'stray-close'] },
+    { name: 'a NUL byte', text: 'Listen 80\u0000\n', flagged: ['\u0000'], kinds: ['binary'] },
+    {
+      name: `nesting at the limit (${MAX_ANALYSED_NESTING + 1} levels) is analysed`,
+      text: nest(MAX_ANALYSED_NESTING + 1, 'Require all granted\n'),
+      flagged: [],
+      kinds: [],
+    },
+    {
+      name: 'nesting past the limit is reported, at the first section too deep',
+      text: nest(MAX_ANALYSED_NESTING + 2, 'Require all granted\n'),
+      flagged: ['<IfModule m>'],
+      kinds: ['too-deep'],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const fs = findingsOf(c.text, 'syntax');
+      assert.deepEqual(
+        fs.map((f) => (f.data as { kind?: string } | undefined)?.kind),
+        c.kinds,
+      );
+      // Only the first and the kinds are compared exactly; the covered text shows where they sit.
+      const got = covered(c.text, fs);
+      for (const want of c.flagged) assert.ok(got.some((g) => g.startsWith(want)), `${JSON.stringify(want)} in ${JSON.stringify(got)}`);
+    });
+  }
+
+  it('5,000 levels of nesting: a warning, and no rule fails', () => {
+    const text = '<Directory /a>\n'.repeat(5000) + 'Order deny,allow\nDeny from all\n' + '</Directory>\n'.repeat(5000);
+    const a = createService().analyze({ text, uri: 'file:///deep/httpd.conf' });
+    const internal = a.findings.filter((f) => /Internal error/.test(f.message));
+    assert.deepEqual(internal, []);
+    assert.ok(a.findings.some((f) => f.rule === 'syntax' && (f.data as { kind?: string }).kind === 'too-deep'));
+  });
+});
