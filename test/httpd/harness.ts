@@ -19,7 +19,9 @@
 //
 // What the harness adds around a case's `config`, and nothing more: ServerName, DocumentRoot (with
 // an index.html), DirectoryIndex index.html, a text/html type for .html. It adds NO access rules
-// (no <Directory />, no <Files ".ht*">) and leaves AllowOverride at httpd's default (None): a case
+// (no <Directory />, no <Files ".ht*">) and sets no AllowOverride. Unset is not the same as None: httpd
+// then still reads .htaccess and allows no class in it (every directive answers 500; explain-cli.test.ts
+// shows it), while an explicit AllowOverride None stops the read. A case
 // that ships a .htaccess must enable it itself, e.g.
 //   <Directory "@DOCROOT@/sub">\n AllowOverride AuthConfig Limit\n</Directory>
 // Requests for a host name that is not a case go to a catch-all first vhost that answers 410.

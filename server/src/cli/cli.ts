@@ -1,5 +1,5 @@
 /**
- * The `apacheconf` command line: `check`, `fix` and `serve`.
+ * The `apacheconf` command line: `check`, `fix`, `explain` and `serve`.
  *
  * `runCli(argv, io)` does all the work and returns the exit code, so tests
  * can call it in-process with their own output streams and directory.
@@ -22,6 +22,7 @@ import { formatHtml, formatMarkdown } from './upgrade-report';
 import { loadConfigGraph, type ConfigGraph } from '../model/workspace';
 import { checkConfiguration } from '../rules/workspace';
 import * as nodePath from 'node:path';
+import { EXPLAIN_HELP, ExplainUsageError, runExplain } from './explain';
 
 export const VERSION: string = packageVersion;
 
@@ -47,6 +48,9 @@ export const HELP = `apacheconf ${packageVersion}: check and migrate Apache http
 Usage:
   apacheconf check [options] PATH...     report problems
   apacheconf fix [options] PATH...       apply the exact fixes
+  apacheconf explain FILE --url PATH [options]
+                                         who gets a path: the status httpd
+                                         answers and the lines that decide it
   apacheconf serve --stdio               run the language server
   apacheconf --help | --version
 
@@ -81,6 +85,7 @@ fix options:
                              intent: what the configuration evidently meant
   --context, --rule, --exit-zero as for check
 
+${EXPLAIN_HELP}
 Settings may also come from ${PROJECT_FILE} in the file's folder or a parent:
   { "rules": { "RULE": "warning" }, "fileContexts": { "GLOB": "vhost" } }
 
@@ -136,13 +141,15 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
         return await runCheck(parseCheck(rest), io, cwd);
       case 'fix':
         return runFix(parseFix(rest), io, cwd);
+      case 'explain':
+        return runExplain(rest, { stdout: io.stdout, stderr: io.stderr }, cwd);
       case 'serve':
         return await runServe(rest, io);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (e instanceof UsageError || e instanceof ExplainUsageError) {
       io.stderr.write(`apacheconf: ${e.message}\nRun 'apacheconf --help' for usage.\n`);
       return 2;
     }

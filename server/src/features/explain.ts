@@ -88,6 +88,12 @@ export interface ExplainQuery {
   /** The client's verified host name (Require host, Allow from a name). */
   hostName?: string;
   method?: string;
+  /** Request headers (SetEnvIf and BrowserMatch read them; `Require expr` may). */
+  headers?: Record<string, string>;
+  /** Variables already set when the access phase runs (from outside this configuration). */
+  env?: Record<string, string>;
+  /** The document root on disk the URL maps onto (overrides DocumentRoot). */
+  documentRoot?: string;
 }
 
 export interface ExplainStep {
@@ -111,7 +117,7 @@ export interface ExplainResult {
   note?: string;
 }
 
-function request(q: ExplainQuery): Request {
+export function buildRequest(q: ExplainQuery): Request {
   const ip = q.ip?.trim() || '127.0.0.1';
   let credentials: Credentials = { kind: 'none' };
   if (q.credentials === 'wrong') credentials = { kind: 'wrong' };
@@ -119,6 +125,9 @@ function request(q: ExplainQuery): Request {
   const r: Request = { path: q.path.trim() || '/', ip, credentials, method: q.method };
   if (q.serverName?.trim()) r.serverName = q.serverName.trim();
   if (q.hostName !== undefined) r.hostName = q.hostName.trim() || null;
+  if (q.headers && Object.keys(q.headers).length) r.headers = { ...q.headers };
+  if (q.env && Object.keys(q.env).length) r.env = { ...q.env };
+  if (q.documentRoot) r.documentRoot = q.documentRoot;
   if (credentials.kind === 'valid' && q.groups?.length) {
     const groups: Record<string, string[]> = {};
     for (const g of q.groups) groups[g] = [credentials.user];
@@ -129,7 +138,7 @@ function request(q: ExplainQuery): Request {
 
 /** Explain a request against one document on its own. */
 export function explainDocument(doc: ConfigDocument, context: FileContext, file: string, q: ExplainQuery): ExplainResult {
-  const ev = explain(doc, context, request(q));
+  const ev = explain(doc, context, buildRequest(q));
   return {
     status: ev.status,
     decision: ev.decision,
@@ -141,7 +150,7 @@ export function explainDocument(doc: ConfigDocument, context: FileContext, file:
 /** Explain a request against a whole configuration (its include graph). */
 export function explainConfiguration(graph: ConfigGraph, q: ExplainQuery): ExplainResult {
   const flat = flattenGraph(graph);
-  const ev = explain(flat.doc, 'server', request(q));
+  const ev = explain(flat.doc, 'server', buildRequest(q));
   const notes: string[] = [];
   if (flat.truncated || graph.truncated) notes.push('the configuration is larger than the limits: part of it was not read');
   return {

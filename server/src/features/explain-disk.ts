@@ -1,0 +1,370 @@
+/**
+ * Explain a request the way httpd answers it on a real machine: the virtual
+ * host the Host header picks, and the `.htaccess` files on the way from `/`
+ * to the requested file, read where `AllowOverride` lets them in.
+ *
+ * httpd reads a directory's `.htaccess` right after the `<Directory>`
+ * sections of that directory, so it acts like one more `<Directory>` section
+ * for that path, placed after the others of the same depth. That is how it is
+ * spliced into the configuration before the access engine runs; every step is
+ * mapped back to the `.htaccess` file and line it came from. A directive the
+ * directory's `AllowOverride` does not allow, or one that is not allowed in
+ * `.htaccess` at all, makes httpd answer 500 for every request below it.
+ *
+ * Files are read through a small reader, so this stays free of the disk and
+ * of the transport (the CLI passes the disk; tests pass a table).
+ */
+import { parse, type ChildNode, type ConfigDocument, type SectionNode } from '../syntax';
+import type { FileContext } from '../model/context';
+import { getDirective } from '../facts';
+import { fnmatchPath } from '../access/evaluate';
+import { explain } from '../access';
+import { buildRequest, type ExplainQuery, type ExplainResult, type ExplainStep, type FlatConfig } from './explain';
+
+export interface DiskReader {
+  /** A file's text, or undefined when it does not exist or cannot be read. */
+  readFile(path: string): string | undefined;
+  isDirectory(path: string): boolean;
+}
+
+/** Override classes of AllowOverride, as httpd spells them. */
+const OVERRIDE_CLASSES = ['AuthConfig', 'FileInfo', 'Indexes', 'Limit', 'Options'] as const;
+
+/** What a directory allows in its `.htaccess`: null when httpd does not read it at all. */
+interface Overrides {
+  classes: Set<string>;
+  /** Directive names (lower case) from AllowOverrideList. */
+  list: Set<string>;
+  /** Nonfatal=Override / Unknown (All sets both): such lines are skipped instead of failing. */
+  nonfatalOverride: boolean;
+  nonfatalUnknown: boolean;
+}
+
+/** Sections whose children httpd reads as if they stood where the section is (for our lookups). */
+const TRANSPARENT = new Set(['ifmodule', 'ifdefine', 'ifversion', 'ifdirective', 'ifsection', 'iffile']);
+/** Conditional sections inside a .htaccess: what they hold may not be read, so it is not checked. */
+const CONDITIONAL = TRANSPARENT;
+
+function unquote(s: string): string {
+  return s.length >= 2 && (s[0] === '"' || s[0] === "'") && s[s.length - 1] === s[0] ? s.slice(1, -1) : s;
+}
+
+/** The nodes of the main server (or of one virtual host), looking through conditional sections. */
+function* scopeNodes(children: readonly ChildNode[], vhost: SectionNode | null): Generator<ChildNode> {
+  for (const ch of children) {
+    if (ch.type === 'section') {
+      if (TRANSPARENT.has(ch.key)) {
+        yield* scopeNodes(ch.children, vhost);
+        continue;
+      }
+      if (ch.key === 'virtualhost') {
+        if (ch === vhost) yield* scopeNodes(ch.children, null);
+        continue;
+      }
+    }
+    yield ch;
+  }
+}
+
+/** Every <VirtualHost> of the configuration, in order. */
+function virtualHosts(doc: ConfigDocument): SectionNode[] {
+  const out: SectionNode[] = [];
+  const walk = (children: readonly ChildNode[]) => {
+    for (const ch of children) {
+      if (ch.type !== 'section') continue;
+      if (ch.key === 'virtualhost') out.push(ch);
+      else if (TRANSPARENT.has(ch.key)) walk(ch.children);
+    }
+  };
+  walk(doc.children);
+  return out;
+}
+
+function namesOf(vhost: SectionNode): { serverName: string | null; aliases: string[] } {
+  let serverName: string | null = null;
+  const aliases: string[] = [];
+  for (const n of scopeNodes(vhost.children, null)) {
+    if (n.type !== 'directive') continue;
+    if (n.key === 'servername' && n.args[0]) serverName = unquote(n.args[0].value).replace(/^[a-z]+:\/\//i, '').replace(/:\d+$/, '');
+    if (n.key === 'serveralias') aliases.push(...n.args.map((a) => unquote(a.value)));
+  }
+  return { serverName, aliases };
+}
+
+/** The virtual host a Host header picks (ServerName, then ServerAlias with wildcards), else the first one. */
+export function pickVirtualHost(doc: ConfigDocument, host: string | undefined): { vhost: SectionNode | null; serverName?: string; note?: string } {
+  const vhosts = virtualHosts(doc);
+  if (!host || !vhosts.length) {
+    return vhosts.length
+      ? { vhost: null, note: 'no Host header given: the main server answers (pass --header Host:NAME for a virtual host)' }
+      : { vhost: null };
+  }
+  const name = host.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+  const named = vhosts.map((v) => ({ v, ...namesOf(v) }));
+  const hit =
+    named.find((n) => n.serverName?.toLowerCase() === name) ??
+    named.find((n) => n.aliases.some((a) => fnmatchPath(a.toLowerCase(), name) || a.toLowerCase() === name));
+  if (hit?.serverName) return { vhost: hit.v, serverName: hit.serverName };
+  const first = named[0];
+  if (first.serverName) {
+    return { vhost: first.v, serverName: first.serverName, note: `no virtual host is named ${host}: the first one (${first.serverName}) answers, as in name-based hosting` };
+  }
+  return { vhost: null, note: `no virtual host is named ${host}, and the first one has no ServerName: the main server's sections were used` };
+}
+
+function components(p: string): string[] {
+  return p.split('/').filter(Boolean);
+}
+
+/** Does a non-regex <Directory> pattern cover directory `dir` (itself or a parent of it)? */
+function directoryCovers(pattern: string, dir: string): boolean {
+  const pat = components(pattern);
+  const d = components(dir);
+  if (pat.length > d.length) return false;
+  for (let i = 0; i < pat.length; i++) {
+    if (pat[i] !== d[i] && !fnmatchPath(pat[i], d[i])) return false;
+  }
+  return true;
+}
+
+/** AllowOverride and AllowOverrideList for one directory (the <Directory> sections that cover it, by depth then order). */
+function overridesFor(doc: ConfigDocument, vhost: SectionNode | null, dir: string): Overrides | null {
+  const sections: Array<{ s: SectionNode; depth: number; order: number }> = [];
+  let order = 0;
+  const consider = (nodes: Iterable<ChildNode>) => {
+    for (const n of nodes) {
+      if (n.type !== 'section' || n.key !== 'directory' || !n.args.length) continue;
+      const first = unquote(n.args[0].value);
+      if (first === '~') continue; // regular-expression sections cannot hold AllowOverride
+      if (directoryCovers(first, dir)) sections.push({ s: n, depth: components(first).length, order: order++ });
+    }
+  };
+  consider(scopeNodes(doc.children, null));
+  if (vhost) consider(scopeNodes(vhost.children, null));
+  sections.sort((a, b) => a.depth - b.depth || a.order - b.order);
+  // Never set: httpd still reads the file, with no class allowed (any directive in it answers 500;
+  // seen with httpd 2.4: "Require not allowed here" with no AllowOverride anywhere). An explicit
+  // `AllowOverride None` (and no AllowOverrideList) is what stops it reading the file.
+  let allow: string[] | null = null;
+  let list: string[] = [];
+  for (const { s } of sections) {
+    for (const n of scopeNodes(s.children, null)) {
+      if (n.type !== 'directive') continue;
+      if (n.key === 'allowoverride') allow = n.args.map((a) => unquote(a.value));
+      else if (n.key === 'allowoverridelist') list = n.args.map((a) => unquote(a.value));
+    }
+  }
+  const classes = new Set<string>();
+  let nonfatalOverride = false;
+  let nonfatalUnknown = false;
+  for (const a of allow ?? []) {
+    const [head, value] = a.split('=', 2);
+    const h = head.toLowerCase();
+    if (h === 'all') OVERRIDE_CLASSES.forEach((c) => classes.add(c));
+    else if (h === 'nonfatal') {
+      const v = (value ?? '').toLowerCase();
+      if (v === 'override' || v === 'all') nonfatalOverride = true;
+      if (v === 'unknown' || v === 'all') nonfatalUnknown = true;
+    } else {
+      const c = OVERRIDE_CLASSES.find((x) => x.toLowerCase() === h);
+      if (c) classes.add(c);
+    }
+  }
+  const listed = new Set(list.filter((x) => x.toLowerCase() !== 'none').map((x) => x.toLowerCase()));
+  if (allow !== null && !classes.size && !listed.size) return null;
+  return { classes, list: listed, nonfatalOverride, nonfatalUnknown };
+}
+
+/** The names of the per-directory files (AccessFileName), default .htaccess. */
+function accessFileNames(doc: ConfigDocument, vhost: SectionNode | null): string[] {
+  let names = ['.htaccess'];
+  const look = (nodes: Iterable<ChildNode>) => {
+    for (const n of nodes) if (n.type === 'directive' && n.key === 'accessfilename' && n.args.length) names = n.args.map((a) => unquote(a.value));
+  };
+  look(scopeNodes(doc.children, null));
+  if (vhost) look(scopeNodes(vhost.children, null));
+  return names;
+}
+
+interface Violation {
+  line: number;
+  directive: string;
+  effect: string;
+  /** Unknown to apacheconf (a module it does not know may define it): the answer is not known. */
+  unknown: boolean;
+}
+
+/** What httpd refuses in this .htaccess given the directory's overrides; `skip` holds lines Nonfatal leaves out. */
+function checkHtaccess(doc: ConfigDocument, ov: Overrides): { fatal: Violation | null; skip: number[] } {
+  const skip: number[] = [];
+  let fatal: Violation | null = null;
+  const visit = (children: readonly ChildNode[]) => {
+    for (const n of children) {
+      if (fatal) return;
+      if (n.type !== 'directive' && n.type !== 'section') continue;
+      const name = n.name.value;
+      const line = n.type === 'section' ? n.open.line : n.line;
+      const fact = getDirective(name);
+      if (!fact) {
+        if (ov.nonfatalUnknown) skip.push(line);
+        else fatal = { line, directive: name, effect: `${name} is not a directive apacheconf knows; httpd answers 500 unless a loaded module defines it`, unknown: true };
+        continue;
+      }
+      const allowedHere = fact.contexts.includes('htaccess');
+      const needs = (fact.override ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+      const any = needs.some((c) => c.toLowerCase() === 'all');
+      const listedName = (n.type === 'section' ? '<' : '') + name.toLowerCase();
+      const granted = ov.list.has(listedName) || (allowedHere && (any ? true : needs.some((c) => ov.classes.has(c))));
+      if (!granted) {
+        const why = !allowedHere
+          ? `${name} is not allowed in .htaccess files`
+          : `${name} needs AllowOverride ${needs.join(' or ')}, and this directory allows ${ov.classes.size ? [...ov.classes].join(' ') : 'none of the classes'}`;
+        if (ov.nonfatalOverride && allowedHere) skip.push(line);
+        else fatal = { line, directive: name, effect: `${why}: httpd answers 500`, unknown: false };
+        continue;
+      }
+      if (n.type === 'section' && !CONDITIONAL.has(n.key)) visit(n.children);
+    }
+  };
+  if (doc.errors.length) {
+    const e = doc.errors[0];
+    const line = doc.lineStarts ? lineOf(doc, e.start) : 0;
+    return { fatal: { line, directive: '', effect: `${e.message}: httpd cannot read this .htaccess and answers 500`, unknown: false }, skip };
+  }
+  visit(doc.children);
+  return { fatal, skip };
+}
+
+function lineOf(doc: ConfigDocument, offset: number): number {
+  let lo = 0;
+  let hi = doc.lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (doc.lineStarts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The directories httpd walks for a file: `/`, then each component down to the file's own folder (or the folder itself). */
+function walkedDirectories(filename: string, reader: DiskReader): string[] {
+  const parts = components(filename);
+  const isDir = filename.endsWith('/') || reader.isDirectory(filename);
+  const n = isDir ? parts.length : parts.length - 1;
+  const out = ['/'];
+  for (let i = 1; i <= n; i++) out.push('/' + parts.slice(0, i).join('/'));
+  return out;
+}
+
+function decodeUrlPath(p: string): string {
+  const bare = p.split('?')[0];
+  try {
+    return decodeURIComponent(bare).replace(/\/+/g, '/');
+  } catch {
+    return bare;
+  }
+}
+
+export interface DiskExplainInput {
+  flat: FlatConfig;
+  context: FileContext;
+  query: ExplainQuery;
+  /** Where `.htaccess` files are read from; without it none are read. */
+  reader?: DiskReader;
+  /** Which <VirtualHost> answers: the Host header's (default: from query.headers). */
+  host?: string;
+  compat?: boolean;
+}
+
+/**
+ * Explain one request against a configuration (already spliced into one text)
+ * plus the `.htaccess` files under the document root.
+ */
+export function explainOnDisk(input: DiskExplainInput): ExplainResult & { htaccess: string[] } {
+  const { flat, context, reader } = input;
+  const q: ExplainQuery = { ...input.query };
+  const notes: string[] = [];
+  const hostHeader = input.host ?? Object.entries(q.headers ?? {}).find(([k]) => k.toLowerCase() === 'host')?.[1];
+  const picked = context === 'server' ? pickVirtualHost(flat.doc, hostHeader) : { vhost: null as SectionNode | null };
+  if ('serverName' in picked && picked.serverName) q.serverName = picked.serverName;
+  if ('note' in picked && picked.note) notes.push(picked.note);
+  if (flat.truncated) notes.push('the configuration is larger than the limits: part of it was not read');
+
+  let text = flat.doc.text;
+  let origins = flat.origins;
+  const read: string[] = [];
+  if (reader && q.documentRoot && context !== 'htaccess') {
+    const docRoot = q.documentRoot.replace(/\/+$/, '') || '/';
+    const filename = (docRoot === '/' ? '' : docRoot) + decodeUrlPath(q.path.startsWith('/') ? q.path : '/' + q.path);
+    const names = accessFileNames(flat.doc, picked.vhost);
+    const inserts: Array<{ text: string; origins: FlatConfig['origins'] }> = [];
+    for (const dir of walkedDirectories(filename, reader)) {
+      const ov = overridesFor(flat.doc, picked.vhost, dir);
+      if (!ov) continue;
+      for (const name of names) {
+        const file = (dir === '/' ? '' : dir) + '/' + name;
+        const body = reader.readFile(file);
+        if (body === undefined) continue;
+        read.push(file);
+        const hdoc = parse(body);
+        const { fatal, skip } = checkHtaccess(hdoc, ov);
+        if (fatal) {
+          const step: ExplainStep = { file, line: fatal.line, directive: fatal.directive, effect: fatal.effect };
+          return {
+            status: fatal.unknown ? null : 500,
+            decision: fatal.unknown ? 'unknown' : 'error',
+            steps: [step],
+            scope: flat.origins.length ? 'configuration' : 'file',
+            htaccess: read,
+            ...(notes.length ? { note: notes.join('; ') } : {}),
+          };
+        }
+        // The body, with the lines httpd skips (Nonfatal) turned into comments, inside <Directory "dir">.
+        const lines = body.split(/(?<=\n)/);
+        const skipSet = new Set(skip);
+        const kept = lines.map((l, i) => (skipSet.has(i) ? '#' + l : l)).join('');
+        const wrapped = `<Directory "${dir}">\n${kept}${kept.endsWith('\n') || !kept ? '' : '\n'}</Directory>\n`;
+        const o: FlatConfig['origins'] = [{ path: file, line: 0 }];
+        const bodyLines = kept ? kept.split('\n').length - (kept.endsWith('\n') ? 1 : 0) : 0;
+        for (let i = 0; i < bodyLines; i++) o.push({ path: file, line: i });
+        o.push({ path: file, line: Math.max(0, bodyLines - 1) });
+        inserts.push({ text: wrapped, origins: o });
+      }
+    }
+    if (inserts.length) {
+      // Inside the chosen virtual host (before its closing tag), else at the end of the server config.
+      const close = picked.vhost?.close;
+      const at = close ? close.lineStart : text.length;
+      const atLine = close ? close.line : origins.length;
+      const head = text.slice(0, at);
+      const sep = head && !head.endsWith('\n') ? '\n' : '';
+      const add = inserts.map((i) => i.text).join('');
+      text = head + sep + add + text.slice(at);
+      const addOrigins = inserts.flatMap((i) => i.origins);
+      origins = [...origins.slice(0, atLine), ...(sep ? [origins[atLine - 1] ?? { path: '', line: 0 }] : []), ...addOrigins, ...origins.slice(atLine)];
+    }
+  }
+
+  const doc = text === flat.doc.text ? flat.doc : parse(text);
+  const ev = explain(doc, context, buildRequest(q), { compat: input.compat });
+  const fallback = flat.origins[0]?.path ?? '';
+  return {
+    status: ev.status,
+    decision: ev.decision,
+    steps: ev.steps.map((s) => {
+      const o = origins[s.line] ?? { path: fallback, line: s.line };
+      return { file: o.path, line: o.line, directive: s.directive, effect: s.effect };
+    }),
+    scope: 'configuration',
+    htaccess: read,
+    ...(notes.length ? { note: notes.join('; ') } : {}),
+  };
+}
+
+/** One document on its own as a FlatConfig (every line is its own origin). */
+export function flatOfDocument(doc: ConfigDocument, path: string): FlatConfig {
+  const origins: FlatConfig['origins'] = [];
+  const n = doc.lineStarts.length;
+  for (let i = 0; i < n; i++) origins.push({ path, line: i });
+  return { doc, origins, truncated: false };
+}
