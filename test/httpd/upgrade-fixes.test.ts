@@ -28,6 +28,10 @@ const ROWS: Row[] = [
   { line: 'DefaultType text/plain', refused: false },
   { line: 'KeepAlive 5', refused: true },
   { line: 'KeepAlive 0', refused: true },
+  { line: 'CharsetOptions ImplicitAdd DebugLevel=3', refused: true, modules: ['charset_lite'] },
+  { line: 'CharsetOptions DebugLevel=1', refused: true, modules: ['charset_lite'] },
+  { line: '<Directory /srv>\n  ExtFilterOptions DebugLevel=1 LogStderr\n</Directory>', refused: true, modules: ['ext_filter'] },
+  { line: 'CustomLog "|/bin/cat >/dev/null" common', refused: false },
 ];
 
 describe('upgrade fixes accepted by the real httpd', function () {

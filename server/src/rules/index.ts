@@ -7,6 +7,7 @@ import { mixedAccessRule } from './mixed-access';
 import { dbmGroupRule } from './dbm-group';
 import { unknownDirectiveRule } from './unknown-directive';
 import { renamedDirectiveRule, obsoleteDirectiveRule, changedValueRule } from './upgrade';
+import { changedSyntaxRule, changedBehaviorRule, changedDefaultRule } from './upgrade-review';
 import { removedModuleRule, thirdPartyModuleRule, compatModuleRule } from './modules';
 import { configNiceRule } from './config-nice';
 import { accessIntentRule } from './access-intent';
@@ -27,6 +28,9 @@ export const RULES: readonly Rule[] = [
   renamedDirectiveRule,
   obsoleteDirectiveRule,
   changedValueRule,
+  changedSyntaxRule,
+  changedBehaviorRule,
+  changedDefaultRule,
   removedModuleRule,
   thirdPartyModuleRule,
   compatModuleRule,

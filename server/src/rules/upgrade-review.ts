@@ -1,0 +1,205 @@
+/**
+ * The 2.2 → 2.4 changes that are not a rename or a removal
+ * (access-semantics.md §9, the manual's upgrading page), checked against
+ * `httpd -t` where httpd refuses the old form:
+ *
+ * - `changed-syntax`: arguments 2.4 refuses. `CharsetOptions` and
+ *   `ExtFilterOptions` lost `DebugLevel=N` ("Invalid … option"; the fix drops
+ *   the word: it only set logging); `FilterProvider` takes an expression now
+ *   ("takes three arguments"; no automatic rewrite).
+ * - `changed-behavior`: accepted, but does something else in 2.4: piped logs
+ *   run without a shell (fix: `|$` asks for the shell 2.2 used), CRL files
+ *   are not checked until `SSLCARevocationCheck` says so (fix: `chain`, what
+ *   2.2 did), and, without a fix, the things to review by hand: session
+ *   identifiers matched exactly by `CacheIgnoreURLSessionIdentifiers`, URL
+ *   `CacheEnable … /` on a forward proxy, per-directory `LDAPTrustedClientCert`, the
+ *   `DavLockDB` file format, PATH_INFO for `scgi://` back ends.
+ * - `changed-default`: a main configuration (it sets `ServerRoot`) that
+ *   leaves a setting whose default changed to the default: `AllowOverride`
+ *   (2.2: All; 2.4 without the directive still reads `.htaccess` files but
+ *   allows nothing in them, so any directive there answers 500),
+ *   `EnableSendfile` (On → Off), `FileETag` (INode MTime Size → MTime Size).
+ */
+import type { ConfigDocument, DirectiveNode, Finding, Rule } from './types';
+import { code, deleteLine, in22Branch, scopeOf } from './scope';
+
+function only22(d: DirectiveNode): Partial<Finding> {
+  return in22Branch(d) ? { severity: 'hint', maxSeverity: 'hint' } : {};
+}
+
+/** The indentation of a node's line. */
+function indentOf(text: string, lineStart: number): string {
+  let i = lineStart;
+  while (text[i] === ' ' || text[i] === '\t') i++;
+  return text.slice(lineStart, i);
+}
+
+/** The line break a file uses. */
+function eolOf(text: string): string {
+  return /\r\n/.test(text) ? '\r\n' : '\n';
+}
+
+const DEBUG_LEVEL_DIRECTIVES = new Set(['charsetoptions', 'extfilteroptions']);
+
+export const changedSyntaxRule: Rule = {
+  id: 'changed-syntax',
+  defaultSeverity: 'error',
+  summary: 'Arguments 2.4 refuses at start-up: `DebugLevel=N` of `CharsetOptions`/`ExtFilterOptions` (fix drops it), the 2.2 form of `FilterProvider`.',
+  check({ doc }) {
+    const out: Finding[] = [];
+    for (const d of doc.directives) {
+      if (DEBUG_LEVEL_DIRECTIVES.has(d.key)) {
+        const bad = d.args.filter((a) => /^debuglevel=/i.test(a.value));
+        if (!bad.length) continue;
+        const alone = bad.length === d.args.length;
+        const edits = alone
+          ? [deleteLine(d)]
+          : bad.map((a) => {
+              // Take the word and the blanks before it.
+              let s = a.start;
+              while (s > 0 && (doc.text[s - 1] === ' ' || doc.text[s - 1] === '\t')) s--;
+              return { start: s, end: a.end, newText: '' };
+            });
+        out.push({
+          rule: 'changed-syntax',
+          message: `${code(d.name.value)} has no ${code('DebugLevel')} option in httpd 2.4, which refuses to start with it ("Invalid ${d.name.value} option"). It only set how much the module logged; use \`LogLevel\` for that module instead.`,
+          start: bad[0].start,
+          end: bad[bad.length - 1].end,
+          ...only22(d),
+          data: { directive: d.name.value, option: 'DebugLevel' },
+          ...(in22Branch(d) ? {} : { fixes: [{ title: alone ? `Delete ${d.name.value} (DebugLevel was its only option)` : 'Drop DebugLevel (2.4 has no such option)', edits, preferred: true }] }),
+        });
+      } else if (d.key === 'filterprovider' && d.args.length === 4) {
+        out.push({
+          rule: 'changed-syntax',
+          message: `${code('FilterProvider')} takes three arguments in httpd 2.4 (filter, provider and an expression), and refuses to start with the 2.2 form (dispatch and match). Write the condition as an expression, for example \`"%{CONTENT_TYPE} =~ m#^text/html#"\`.`,
+          start: d.args[2].start,
+          end: d.args[3].end,
+          ...only22(d),
+          data: { directive: 'FilterProvider' },
+        });
+      }
+    }
+    return out;
+  },
+};
+
+const LOG_DIRECTIVES = new Set(['customlog', 'errorlog', 'transferlog', 'globallog']);
+/** Characters a shell gives meaning to; a plain program with arguments has none. */
+const SHELL_CHARS = /[;&|<>`$(){}*?~\[\]\\'"]/;
+
+/** `CacheEnable TYPE /`: in 2.2 it also cached forward-proxy content; 2.4 needs the scheme for that. */
+function cacheEnableRoot(d: DirectiveNode): boolean {
+  return d.args.length >= 2 && d.args[1].value === '/';
+}
+
+export const changedBehaviorRule: Rule = {
+  id: 'changed-behavior',
+  defaultSeverity: 'information',
+  summary: 'Accepted by 2.4 but working differently: piped logs without a shell, CRLs not checked without `SSLCARevocationCheck` (both with fixes), and things to review (`CacheIgnoreURLSessionIdentifiers`, `CacheEnable /` with a forward proxy, `LDAPTrustedClientCert`, `DavLockDB`, scgi PATH_INFO).',
+  check({ doc }) {
+    const out: Finding[] = [];
+    const eol = eolOf(doc.text);
+    const forwardProxy = doc.directives.some((d) => d.key === 'proxyrequests' && d.args[0]?.value.toLowerCase() === 'on');
+    const hasRevocationCheck = doc.directives.some((d) => d.key === 'sslcarevocationcheck');
+    let crlReported = false;
+    for (const d of doc.directives) {
+      const fixable = !in22Branch(d);
+      if (LOG_DIRECTIVES.has(d.key) && d.args[0]) {
+        const target = d.args[0];
+        const v = target.value;
+        if (v.startsWith('|') && !v.startsWith('|$') && !v.startsWith('||') && SHELL_CHARS.test(v.slice(1))) {
+          const bar = target.start + target.raw.indexOf('|');
+          out.push({
+            rule: 'changed-behavior',
+            severity: 'warning',
+            message: `httpd 2.4 runs a piped log program directly, not through \`/bin/sh -c\` as 2.2 did, and this command uses shell syntax. Write \`|$\` to have the shell run it as before.`,
+            start: target.start,
+            end: target.end,
+            ...only22(d),
+            data: { directive: d.name.value, kind: 'piped-log' },
+            ...(fixable ? { fixes: [{ title: 'Run the command through the shell (|$), as 2.2 did', edits: [{ start: bar, end: bar + 1, newText: '|$' }], preferred: true }] } : {}),
+          });
+        }
+      } else if ((d.key === 'sslcarevocationfile' || d.key === 'sslcarevocationpath') && !hasRevocationCheck && !crlReported) {
+        crlReported = true;
+        const indent = indentOf(doc.text, d.lineStart);
+        out.push({
+          rule: 'changed-behavior',
+          severity: 'warning',
+          message: `httpd 2.4 does not check certificates against ${code(d.name.value)} until \`SSLCARevocationCheck\` turns it on (2.2 checked the whole chain). Add \`SSLCARevocationCheck chain\` to keep revoked client certificates out.`,
+          start: d.name.start,
+          end: d.name.end,
+          ...only22(d),
+          data: { directive: d.name.value, kind: 'crl-check' },
+          ...(fixable ? { fixes: [{ title: 'Add SSLCARevocationCheck chain (what 2.2 did)', edits: [{ start: d.lineEnd, end: d.lineEnd, newText: `${indent}SSLCARevocationCheck chain${eol}` }], preferred: true }] } : {}),
+        });
+        if (doc.text.slice(d.lineStart, d.lineEnd).endsWith('\n') === false) {
+          // The directive is the file's last line without a line break: put one before the new line.
+          const f = out[out.length - 1].fixes?.[0];
+          if (f) f.edits[0].newText = eol + f.edits[0].newText.slice(0, -eol.length);
+        }
+      } else if (d.key === 'cacheignoreurlsessionidentifiers') {
+        out.push(review(d, `${code('CacheIgnoreURLSessionIdentifiers')} matches each identifier exactly in httpd 2.4 against the query string (2.2 accepted a partial match): list the full names the application uses.`));
+      } else if (d.key === 'cacheenable' && forwardProxy && cacheEnableRoot(d)) {
+        out.push(review(d, `${code('CacheEnable ' + d.args[0].value + ' /')} no longer caches forward-proxy content in httpd 2.4 (2.2's \`/\` matched everything): add \`CacheEnable ${d.args[0].value} http://\` (and \`https://\`) for it.`));
+      } else if (d.key === 'ldaptrustedclientcert' && scopeOf(d) === null) {
+        out.push(review(d, `${code('LDAPTrustedClientCert')} is a per-directory setting in httpd 2.4: move it into the \`<Directory>\` or \`<Location>\` that authenticates against LDAP.`));
+      } else if (d.key === 'davlockdb') {
+        out.push(review(d, `The lock database of ${code('DavLockDB')} has a new format in httpd 2.4: delete the old file before the first start.`));
+      } else if ((d.key === 'proxypass' || d.key === 'proxypassmatch') && d.args.some((a) => /^scgi:\/\//i.test(a.value))) {
+        out.push(review(d, `httpd 2.4 no longer works out PATH_INFO for \`scgi://\` back ends; set the \`proxy-scgi-pathinfo\` variable (\`SetEnv proxy-scgi-pathinfo 1\`) if the application needs it.`));
+      }
+    }
+    return out;
+  },
+};
+
+function review(d: DirectiveNode, message: string): Finding {
+  return { rule: 'changed-behavior', message, start: d.name.start, end: d.name.end, ...only22(d), data: { directive: d.name.value, kind: 'review' } };
+}
+
+/** The directive that marks a main configuration (its ServerRoot), read by 2.4. */
+function mainConfigMarker(doc: ConfigDocument): DirectiveNode | undefined {
+  return doc.directives.find((d) => d.key === 'serverroot' && !in22Branch(d));
+}
+
+export const changedDefaultRule: Rule = {
+  id: 'changed-default',
+  defaultSeverity: 'information',
+  summary: 'A main configuration relying on a default 2.4 changed: `AllowOverride` (All → none allowed, and `.htaccess` files still read), `EnableSendfile` (On → Off), `FileETag` (INode MTime Size → MTime Size).',
+  check({ doc, fileContext }) {
+    if (fileContext !== 'server') return [];
+    const marker = mainConfigMarker(doc);
+    if (!marker) return [];
+    const has = (key: string) => doc.directives.some((d) => d.key === key);
+    const out: Finding[] = [];
+    const at = { start: marker.name.start, end: marker.name.end };
+    if (!has('allowoverride') && !has('allowoverridelist')) {
+      out.push({
+        rule: 'changed-default',
+        severity: 'warning',
+        ...at,
+        message: 'This configuration never sets `AllowOverride`. 2.2 allowed everything in `.htaccess` files by default; 2.4 without the directive still reads them but allows nothing, so a directory with a `.htaccess` answers 500. Set `AllowOverride` where `.htaccess` files are used (`None` to ignore them), unless an included file does.',
+        data: { setting: 'AllowOverride' },
+      });
+    }
+    if (!has('enablesendfile')) {
+      out.push({
+        rule: 'changed-default',
+        ...at,
+        message: '`EnableSendfile` defaults to Off in httpd 2.4 (2.2: On). Files are still served, through a read and write instead of sendfile; set `EnableSendfile On` for 2.2\'s behaviour where the file system supports it.',
+        data: { setting: 'EnableSendfile' },
+      });
+    }
+    if (!has('fileetag')) {
+      out.push({
+        rule: 'changed-default',
+        ...at,
+        message: '`FileETag` defaults to `MTime Size` in httpd 2.4 (2.2 also used the inode), so every ETag changes once after the upgrade and caches fetch each file again.',
+        data: { setting: 'FileETag' },
+      });
+    }
+    return out;
+  },
+};
