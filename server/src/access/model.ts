@@ -333,10 +333,17 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
     container: AuthzContainer | null;
   }
 
+  // Whether the reader reads a node depends only on its enclosing sections: cached per parent.
+  const readByParent = new Map<SectionNode | null, boolean>();
   const readBy = (node: { parent: SectionNode | null }): boolean => {
-    const chain: SectionNode[] = [];
-    for (let p = node.parent; p; p = p.parent) chain.push(p);
-    return readersOf(chain).has(reader);
+    let r = readByParent.get(node.parent);
+    if (r === undefined) {
+      const chain: SectionNode[] = [];
+      for (let p = node.parent; p; p = p.parent) chain.push(p);
+      r = readersOf(chain).has(reader);
+      readByParent.set(node.parent, r);
+    }
+    return r;
   };
 
   const authzOf = (sc: Scope): AuthzConfig => {

@@ -104,7 +104,7 @@ export const changedBehaviorRule: Rule = {
     const hasRevocationCheck = doc.directives.some((d) => d.key === 'sslcarevocationcheck');
     let crlReported = false;
     for (const d of doc.directives) {
-      const fixable = !in22Branch(d);
+      const fixable = () => !in22Branch(d);
       if (LOG_DIRECTIVES.has(d.key) && d.args[0]) {
         const target = d.args[0];
         const v = target.value;
@@ -118,7 +118,7 @@ export const changedBehaviorRule: Rule = {
             end: target.end,
             ...only22(d),
             data: { directive: d.name.value, kind: 'piped-log' },
-            ...(fixable ? { fixes: [{ title: 'Run the command through the shell (|$), as 2.2 did', edits: [{ start: bar, end: bar + 1, newText: '|$' }], preferred: true }] } : {}),
+            ...(fixable() ? { fixes: [{ title: 'Run the command through the shell (|$), as 2.2 did', edits: [{ start: bar, end: bar + 1, newText: '|$' }], preferred: true }] } : {}),
           });
         }
       } else if ((d.key === 'sslcarevocationfile' || d.key === 'sslcarevocationpath') && !hasRevocationCheck && !crlReported) {
@@ -132,7 +132,7 @@ export const changedBehaviorRule: Rule = {
           end: d.name.end,
           ...only22(d),
           data: { directive: d.name.value, kind: 'crl-check' },
-          ...(fixable ? { fixes: [{ title: 'Add SSLCARevocationCheck chain (what 2.2 did)', edits: [{ start: d.lineEnd, end: d.lineEnd, newText: `${indent}SSLCARevocationCheck chain${eol}` }], preferred: true }] } : {}),
+          ...(fixable() ? { fixes: [{ title: 'Add SSLCARevocationCheck chain (what 2.2 did)', edits: [{ start: d.lineEnd, end: d.lineEnd, newText: `${indent}SSLCARevocationCheck chain${eol}` }], preferred: true }] } : {}),
         });
         if (doc.text.slice(d.lineStart, d.lineEnd).endsWith('\n') === false) {
           // The directive is the file's last line without a line break: put one before the new line.
