@@ -25,8 +25,9 @@ describe('rules changed-syntax, changed-behavior, changed-default', () => {
     { rule: 'changed-behavior', name: 'LDAPTrustedClientCert per directory', before: lines('<Location /a>', '  LDAPTrustedClientCert CERT_BASE64 /c.pem', '</Location>'), flagged: [] },
     { rule: 'changed-behavior', name: 'review: DavLockDB', before: lines('DavLockDB /var/lock/DAV'), flagged: ['DavLockDB'] },
     { rule: 'changed-behavior', name: 'review: scgi back end', before: lines('ProxyPass /app scgi://127.0.0.1:4000/'), flagged: ['ProxyPass'] },
-    { rule: 'changed-default', name: 'main config without the three settings', before: lines('ServerRoot "/etc/httpd"', 'Listen 80'), flagged: ['ServerRoot', 'ServerRoot', 'ServerRoot'] },
-    { rule: 'changed-default', name: 'main config that sets them', before: lines('ServerRoot "/etc/httpd"', 'EnableSendfile On', 'FileETag MTime Size', '<Directory />', '  AllowOverride None', '</Directory>'), flagged: [] },
+    { rule: 'changed-default', name: '2.2-era main config without the three settings', before: lines('ServerRoot "/etc/httpd"', 'Listen 80', 'MaxClients 150'), flagged: ['ServerRoot', 'ServerRoot', 'ServerRoot'] },
+    { rule: 'changed-default', name: 'a 2.4 main config: its defaults are its own', before: lines('ServerRoot "/etc/httpd"', 'Listen 80', 'MaxRequestWorkers 150'), flagged: [] },
+    { rule: 'changed-default', name: 'main config that sets them', before: lines('ServerRoot "/etc/httpd"', 'NameVirtualHost *:80', 'EnableSendfile On', 'FileETag MTime Size', '<Directory />', '  AllowOverride None', '</Directory>'), flagged: [] },
     { rule: 'changed-default', name: 'a fragment (no ServerRoot)', before: lines('Listen 80'), flagged: [] },
   ];
   for (const c of cases) {
@@ -39,7 +40,7 @@ describe('rules changed-syntax, changed-behavior, changed-default', () => {
   }
 
   it('changed-default: the AllowOverride finding is a warning, the others information', () => {
-    const fs = findingsOf(lines('ServerRoot /etc/httpd'), 'changed-default');
+    const fs = findingsOf(lines('ServerRoot /etc/httpd', 'Order allow,deny'), 'changed-default');
     assert.deepEqual(fs.map((f) => [(f.data as { setting: string }).setting, f.severity]), [['AllowOverride', 'warning'], ['EnableSendfile', 'information'], ['FileETag', 'information']]);
   });
 

@@ -14,7 +14,8 @@
  *   identifiers matched exactly by `CacheIgnoreURLSessionIdentifiers`, URL
  *   `CacheEnable … /` on a forward proxy, per-directory `LDAPTrustedClientCert`, the
  *   `DavLockDB` file format, PATH_INFO for `scgi://` back ends.
- * - `changed-default`: a main configuration (it sets `ServerRoot`) that
+ * - `changed-default`: a 2.2-era main configuration (it sets `ServerRoot`
+ *   and still uses a directive 2.4 removed, renamed or ignores) that
  *   leaves a setting whose default changed to the default: `AllowOverride`
  *   (2.2: All; 2.4 without the directive still reads `.htaccess` files but
  *   allows nothing in them, so any directive there answers 500),
@@ -22,6 +23,7 @@
  */
 import type { ConfigDocument, DirectiveNode, Finding, Rule } from './types';
 import { code, deleteLine, in22Branch, scopeOf } from './scope';
+import { getDirective } from '../facts';
 
 function only22(d: DirectiveNode): Partial<Finding> {
   return in22Branch(d) ? { severity: 'hint', maxSeverity: 'hint' } : {};
@@ -167,11 +169,18 @@ function mainConfigMarker(doc: ConfigDocument): DirectiveNode | undefined {
 export const changedDefaultRule: Rule = {
   id: 'changed-default',
   defaultSeverity: 'information',
-  summary: 'A main configuration relying on a default 2.4 changed: `AllowOverride` (All → none allowed, and `.htaccess` files still read), `EnableSendfile` (On → Off), `FileETag` (INode MTime Size → MTime Size).',
+  summary: 'A 2.2-era main configuration relying on a default 2.4 changed: `AllowOverride` (All → none allowed, and `.htaccess` files still read), `EnableSendfile` (On → Off), `FileETag` (INode MTime Size → MTime Size).',
   check({ doc, fileContext }) {
     if (fileContext !== 'server') return [];
     const marker = mainConfigMarker(doc);
     if (!marker) return [];
+    // Only a configuration written for 2.2 relies on 2.2's defaults: one that still uses a
+    // directive 2.4 removed, renamed, ignores or keeps only for compatibility.
+    const from22 = doc.directives.some((d) => {
+      const st = getDirective(d.name.value)?.status;
+      return (st === 'removed' || st === 'renamed' || st === 'noop' || st === 'compat') && !in22Branch(d);
+    });
+    if (!from22) return [];
     const has = (key: string) => doc.directives.some((d) => d.key === key);
     const out: Finding[] = [];
     const at = { start: marker.name.start, end: marker.name.end };
