@@ -693,15 +693,24 @@ interface CheckResult {
   why?: string;
 }
 
-function checkCandidate(original: AccessModel, rewrittenText: string, ctx: FileContext, groupIdx: number[], points: Point[], clients: Client[]): CheckResult {
-  const doc2 = parse(rewrittenText);
-  const stillCompat = buildModel(doc2, ctx, { reader: 'httpd24compat' });
+/**
+ * Models of the rewritten text are built once and shared: the check needs the text read with
+ * mod_access_compat (does any 2.2 rule remain?) and, when none remains, read by plain 2.4.
+ */
+interface Rewritten {
+  doc: ConfigDocument;
+  compat?: AccessModel;
+  h24?: AccessModel;
+}
+
+function checkCandidate(original: AccessModel, rw: Rewritten, ctx: FileContext, points: Point[], clients: Client[]): CheckResult {
+  const doc2 = rw.doc;
+  const stillCompat = (rw.compat ??= buildModel(doc2, ctx, { reader: 'httpd24compat' }));
   const reader = stillCompat.scopes.some((s) => s.compat) ? 'httpd24compat' : 'httpd24';
-  const m2 = reader === 'httpd24' ? buildModel(doc2, ctx, { reader }) : stillCompat;
+  const m2 = reader === 'httpd24' ? (rw.h24 ??= buildModel(doc2, ctx, { reader })) : stillCompat;
   if (m2.scopes.length !== original.scopes.length) return { ok: false, why: 'the rewrite changes the section structure' };
   const newProblems = m2.problems.filter((p) => p.kind === 'invalid-require' && !original.problems.some((q) => q.message === p.message));
   if (newProblems.length) return { ok: false, why: `the rewrite would not start: ${newProblems[0].message}` };
-  void groupIdx;
   for (const pt of points) {
     const a1 = appliedScopes(original, pt.test);
     const a2 = appliedScopes(m2, (s) => pt.test(original.scopes[s.index]));
@@ -764,6 +773,8 @@ const CHECK_BUDGET = 400_000;
  * stalling; those say why, and `apacheconf fix` on a smaller file gets them.
  */
 const REREAD_BUDGET = 40_000_000;
+/** The same for the checks that title the naive mappings (what each one changes). */
+const NAIVE_REREAD_BUDGET = 10_000_000;
 
 const planCache = new WeakMap<ConfigDocument, Map<string, MigrationPlan>>();
 
@@ -847,7 +858,8 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
         break;
       }
       reread += text.length;
-      const m2 = buildModel(parse(text), ctx, { reader: 'httpd24' });
+      const rw: Rewritten = { doc: parse(text) };
+      const m2 = (rw.h24 = buildModel(rw.doc, ctx, { reader: 'httpd24' }));
       const cs = clientsFor([model, m2], [group, m2.scopes.filter((s) => group.some((g) => g.index === s.index))]);
       if (!cs.truncated && cs.clients.length * ps.points.length > CHECK_BUDGET) {
         lastWhy = `checking it would take ${cs.clients.length * ps.points.length} evaluations, more than the editor allows itself.`;
@@ -857,7 +869,7 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
         lastWhy = cs.unknownKeys.length > 4 ? `the outcome depends on ${cs.unknownKeys.length} Require lines the editor cannot evaluate.` : 'too many client classes to check.';
         break;
       }
-      const r = checkCandidate(model, text, ctx, group.map((g) => g.index), ps.points, cs.clients);
+      const r = checkCandidate(model, rw, ctx, ps.points, cs.clients);
       if (r.ok) {
         chosen = cand;
         break;
@@ -935,6 +947,7 @@ function dirLevelForm(doc: ConfigDocument, x: Scope, unit: string): { title: str
 }
 
 function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, plan: MigrationPlan, byScope: Map<Scope, SectionPlan>, unit: string, mode: 'preserve' | 'intent'): void {
+  const naiveReread = { left: NAIVE_REREAD_BUDGET };
   for (const [x, sp] of byScope) {
     if ([...x.compat!.directives, ...(x.authz?.directives ?? [])].some((d) => inCondWrapper(d, x))) continue;
     if (!x.section) {
@@ -970,7 +983,15 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
       continue;
     }
     if (sp.exact && applyEdits(doc.text, sp.exact.edits) === text) continue;
-    const changes = naiveChanges(model, text, ctx, x);
+    // Each check re-reads the whole rewritten file: past the budget the naive fix is still offered
+    // (never as preferred), marked as not checked.
+    let changes: { short: string; long: string } | null;
+    if (naiveReread.left < text.length) {
+      changes = { short: 'not checked', long: 'Not checked against the rest of this file: it has more access sections than one pass re-reads.' };
+    } else {
+      naiveReread.left -= text.length;
+      changes = naiveChanges(model, text, ctx, x);
+    }
     if (changes === null) continue;
     sp.naive = {
       title: `Replace with \`${summary(orR(block)).slice(0, 100)}\` (naive mapping: ${changes.short})`,
@@ -982,7 +1003,8 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
 }
 
 function naiveChanges(model: AccessModel, text: string, ctx: FileContext, x: Scope): { short: string; long: string } | null {
-  const m2 = buildModel(parse(text), ctx, { reader: 'httpd24compat' });
+  const rw: Rewritten = { doc: parse(text) };
+  const m2 = (rw.compat = buildModel(rw.doc, ctx, { reader: 'httpd24compat' }));
   if (m2.scopes.length !== model.scopes.length) return null;
   const bad = m2.problems.find((p) => p.kind === 'invalid-require' && !model.problems.some((q) => q.message === p.message));
   if (bad) return { short: 'httpd refuses it', long: `httpd would refuse to start: ${bad.message}` };
@@ -991,7 +1013,7 @@ function naiveChanges(model: AccessModel, text: string, ctx: FileContext, x: Sco
   if (ps.truncated) return { short: 'not checked', long: 'Not checked against the other sections of this file (too many combinations).' };
   const cs = clientsFor([model, m2], [group, m2.scopes.filter((s) => group.some((g) => g.index === s.index))], 5000);
   if (cs.truncated) return { short: 'not checked', long: 'Not checked (too many client classes).' };
-  const r = checkCandidate(model, text, ctx, [], ps.points, cs.clients);
+  const r = checkCandidate(model, rw, ctx, ps.points, cs.clients);
   if (r.ok) return { short: 'same result here', long: 'Gives the same status for every request this file describes.' };
   return { short: 'changes who gets in', long: `Changes behaviour: ${r.why}.` };
 }
