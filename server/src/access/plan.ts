@@ -739,11 +739,19 @@ function groupsOf(model: AccessModel): Scope[][] {
   const find = (s: Scope): Scope => {
     let r = s;
     while (parent.get(r) && parent.get(r) !== r) r = parent.get(r)!;
+    // Path compression: later finds are one step.
+    for (let x = s; x !== r; ) {
+      const next = parent.get(x)!;
+      parent.set(x, r);
+      x = next;
+    }
     return r;
   };
   for (const s of act) parent.set(s, s);
   for (let i = 0; i < act.length; i++) {
     for (let j = i + 1; j < act.length; j++) {
+      // Already in one group: the overlap test could not change anything.
+      if (find(act[i]) === find(act[j])) continue;
       if (scopesOverlap(act[i], act[j])) parent.set(find(act[j]), find(act[i]));
     }
   }

@@ -84,7 +84,19 @@ interface Mapping {
   aliases: Array<[string, string]>;
 }
 
+/** Mappings per model and virtual host: each group's points ask again, and the scan reads the whole file. */
+const MAPPING_CACHE = new WeakMap<AccessModel, Map<Scope | null, Mapping | null>>();
+
 function mappingFor(model: AccessModel, vhost: Scope | null): Mapping | null {
+  let byVhost = MAPPING_CACHE.get(model);
+  if (!byVhost) MAPPING_CACHE.set(model, (byVhost = new Map()));
+  if (byVhost.has(vhost)) return byVhost.get(vhost)!;
+  const m = computeMapping(model, vhost);
+  byVhost.set(vhost, m);
+  return m;
+}
+
+function computeMapping(model: AccessModel, vhost: Scope | null): Mapping | null {
   const top = model.scopes[0];
   const chain = vhost ? [top, vhost] : [top];
   let root: string | null = null;

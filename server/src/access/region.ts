@@ -58,7 +58,7 @@ export function normPath(p: string): string {
   if (hit !== undefined) return hit;
   let s = p.indexOf('//') >= 0 ? p.replace(/\/+/g, '/') : p;
   if (s.length > 1 && s.endsWith('/')) s = s.slice(0, -1);
-  if (NORM_CACHE.size > 20_000) NORM_CACHE.clear();
+  if (NORM_CACHE.size > 200_000) NORM_CACHE.clear();
   NORM_CACHE.set(p, s);
   return s;
 }
@@ -161,6 +161,14 @@ export function regionsOverlap(a: Region, b: Region): boolean {
   return true;
 }
 
+/** A scope's region never changes once the model is built. */
+const REGION_CACHE = new WeakMap<Scope, Region>();
+function cachedRegion(s: Scope): Region {
+  let r = REGION_CACHE.get(s);
+  if (!r) REGION_CACHE.set(s, (r = regionOf(s)));
+  return r;
+}
+
 export function scopesOverlap(a: Scope, b: Scope): boolean {
-  return regionsOverlap(regionOf(a), regionOf(b));
+  return regionsOverlap(cachedRegion(a), cachedRegion(b));
 }
