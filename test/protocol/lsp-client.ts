@@ -8,7 +8,7 @@ import { spawn, execFileSync } from 'child_process';
 import { PassThrough } from 'stream';
 import * as fs from 'fs';
 import * as path from 'path';
-import { pathToFileURL } from 'url';
+import { fileURLToPath, pathToFileURL } from 'url';
 import {
   createProtocolConnection,
   StreamMessageReader,
@@ -77,7 +77,7 @@ type Waiter = { uri: string; pred: (p: PublishDiagnosticsParams) => boolean; res
 export class TestClient {
   readonly connection: ProtocolConnection;
   readonly logs: string[] = [];
-  readonly applied: Array<{ label?: string; edit: WorkspaceEdit }> = [];
+  readonly applied: Array<{ label?: string; edit: WorkspaceEdit; metadata?: { isRefactoring?: boolean } }> = [];
   /** Every workspace/configuration request, in order. */
   readonly configurationRequests: unknown[] = [];
   initializeResult!: InitializeResult;
@@ -101,7 +101,7 @@ export class TestClient {
       return p.items.map((i) => (i.section === 'apacheconf' ? this.settings ?? {} : null));
     });
     this.connection.onRequest('client/registerCapability', () => null);
-    this.connection.onRequest('workspace/applyEdit', (p: { label?: string; edit: WorkspaceEdit }) => {
+    this.connection.onRequest('workspace/applyEdit', (p: { label?: string; edit: WorkspaceEdit; metadata?: { isRefactoring?: boolean } }) => {
       const ok = this.options.applyEdit ? this.options.applyEdit(p.edit, p.label) : true;
       this.applied.push(p);
       if (ok) this.applyWorkspaceEdit(p.edit);
@@ -149,23 +149,7 @@ export class TestClient {
 
   private static async initialize(client: TestClient, options: StartOptions): Promise<TestClient> {
     const folder = options.workspaceFolder ?? ROOT;
-    const pull = options.settings !== undefined;
-    const capabilities: ClientCapabilities = options.capabilities ?? {
-      workspace: {
-        configuration: pull,
-        didChangeConfiguration: { dynamicRegistration: pull },
-        applyEdit: true,
-        workspaceEdit: { documentChanges: true },
-        workspaceFolders: true,
-      },
-      textDocument: {
-        publishDiagnostics: { versionSupport: true, relatedInformation: true, tagSupport: { valueSet: [1, 2] } },
-        codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'source.fixAll'] } } },
-        completion: { completionItem: { snippetSupport: true } },
-        hover: { contentFormat: ['markdown', 'plaintext'] },
-        documentSymbol: { hierarchicalDocumentSymbolSupport: true },
-      },
-    };
+    const capabilities: ClientCapabilities = options.capabilities ?? defaultCapabilities(options.settings !== undefined);
     try {
       client.initializeResult = await client.connection.sendRequest('initialize', {
         // A server in this process must not watch its "parent" (that timer would keep mocha alive).
@@ -237,6 +221,12 @@ export class TestClient {
     return this.change(uri, [{ range: { start: doc.positionAt(0), end: doc.positionAt(doc.getText().length) }, text }]);
   }
 
+  /** Writes the document's text to its file and sends didSave, as an editor does on save. */
+  async save(uri: string): Promise<void> {
+    fs.writeFileSync(fileURLToPath(uri), this.text(uri));
+    await this.connection.sendNotification('textDocument/didSave', { textDocument: { uri } });
+  }
+
   async close(uri: string): Promise<void> {
     this.docs.delete(uri);
     await this.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
@@ -256,22 +246,32 @@ export class TestClient {
     return this.connection.sendRequest(method, params) as Promise<R>;
   }
 
-  /** Applies a workspace edit to the client's copies (and sends didChange, as an editor would). */
+  /**
+   * Applies a workspace edit to the client's copies of open documents (and
+   * sends didChange, as an editor would), and to the files of documents that
+   * are not open (an edit with version null is for the file as it is on disk).
+   */
   applyWorkspaceEdit(edit: WorkspaceEdit): void {
     const perUri = new Map<string, Array<{ range: import('vscode-languageserver-protocol').Range; newText: string }>>();
     for (const [uri, edits] of Object.entries(edit.changes ?? {})) perUri.set(uri, [...edits]);
     for (const dc of edit.documentChanges ?? []) {
       if (!('textDocument' in dc)) throw new Error('only text document edits are expected');
-      const doc = this.doc(dc.textDocument.uri);
-      if (dc.textDocument.version !== null && dc.textDocument.version !== doc.version) {
+      const doc = this.docs.get(dc.textDocument.uri);
+      if (!doc && dc.textDocument.version !== null) throw new Error(`edit for version ${dc.textDocument.version} of ${dc.textDocument.uri}, which is not open`);
+      if (doc && dc.textDocument.version !== null && dc.textDocument.version !== doc.version) {
         throw new Error(`edit for version ${dc.textDocument.version}, document is at ${doc.version}`);
       }
       perUri.set(dc.textDocument.uri, [...(perUri.get(dc.textDocument.uri) ?? []), ...(dc.edits as Array<{ range: import('vscode-languageserver-protocol').Range; newText: string }>)]);
     }
     for (const [uri, edits] of perUri) {
-      const doc = this.doc(uri);
-      const next = TextDocument.applyEdits(doc, edits);
-      void this.setText(uri, next);
+      const doc = this.docs.get(uri);
+      if (doc) {
+        void this.setText(uri, TextDocument.applyEdits(doc, edits));
+        continue;
+      }
+      const file = fileURLToPath(uri);
+      const onDisk = TextDocument.create(uri, 'apacheconf', 0, fs.readFileSync(file, 'utf8'));
+      fs.writeFileSync(file, TextDocument.applyEdits(onDisk, edits));
     }
   }
 
@@ -295,6 +295,26 @@ export class TestClient {
     if (!this.transport.running()) return;
     await this.stop();
   }
+}
+
+/** What the test client announces unless a test passes its own capabilities. */
+export function defaultCapabilities(pullConfiguration: boolean): ClientCapabilities {
+  return {
+    workspace: {
+      configuration: pullConfiguration,
+      didChangeConfiguration: { dynamicRegistration: pullConfiguration },
+      applyEdit: true,
+      workspaceEdit: { documentChanges: true },
+      workspaceFolders: true,
+    },
+    textDocument: {
+      publishDiagnostics: { versionSupport: true, relatedInformation: true, tagSupport: { valueSet: [1, 2] } },
+      codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'source.fixAll'] } } },
+      completion: { completionItem: { snippetSupport: true } },
+      hover: { contentFormat: ['markdown', 'plaintext'] },
+      documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+    },
+  };
 }
 
 export function fileUri(p: string): string {

@@ -52,7 +52,7 @@ describe('language server over stdio (dist/server.js)', function () {
 
   describe('initialize', () => {
     const expected: Array<[string, unknown]> = [
-      ['textDocumentSync', { openClose: true, change: 2 }],
+      ['textDocumentSync', { openClose: true, change: 2, save: { includeText: false } }],
       ['hoverProvider', true],
       ['completionProvider', { triggerCharacters: ['<', ' ', '/', '$'], resolveProvider: true }],
       ['documentSymbolProvider', { label: 'Apache Config' }],

@@ -3,20 +3,49 @@
  * each entry owns its id and a handler that gets a small context instead of
  * the connection, so new commands need no change in server.ts.
  */
-import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { TextEdit, type WorkspaceEdit } from 'vscode-languageserver-types';
-import type { Analysis, ApacheConfService } from '../service';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import {
+  AnnotatedTextEdit,
+  TextDocumentEdit,
+  TextEdit,
+  type ChangeAnnotation,
+  type Diagnostic,
+  type WorkspaceEdit,
+} from 'vscode-languageserver-types';
+import * as nodePath from 'path';
+import type { Analysis, AnalyzeInput, ApacheConfService } from '../service';
+import type { FileContext } from '../model/context';
+import type { ConfigGraph } from '../model/workspace';
+import type { CredentialsState, ExplainQuery, ExplainResult } from '../features/explain';
+import { fileUriToPath, pathToFileUri } from '../features/paths';
+import type { ConfigWorkspace, FolderConfiguration } from './workspace';
+import type { LspSettings } from './settings';
+import { findHttpdBinary, httpdDiagnostics, runHttpdCheck, type HttpdRun } from './httpd';
 
 export interface CommandContext {
-  readonly service: ApacheConfService;
+  /** The service of the document at `uri` (its project file's rule settings apply). */
+  serviceFor(uri: string): ApacheConfService;
   /** The open document with this uri, if any. */
   document(uri: string): TextDocument | undefined;
+  /** Every open document. */
+  documents(): TextDocument[];
   /** The cached analysis of an open document's current version. */
   analysis(doc: TextDocument): Analysis;
+  /** The context of a file's top level (modeline, settings, project file, where the include graph puts it, its name). */
+  contextFor(uri: string, text: string): FileContext;
   /** Sends workspace/applyEdit; resolves to whether the client applied it. */
-  applyEdit(label: string, edit: WorkspaceEdit): Promise<boolean>;
+  applyEdit(label: string, edit: WorkspaceEdit, refactoring?: boolean): Promise<boolean>;
   /** Builds the edit for one document (documentChanges with the version when the client supports them). */
   documentEdit(doc: TextDocument, edits: TextEdit[]): WorkspaceEdit;
+  /** What the client can take in a workspace edit. */
+  readonly edits: { documentChanges: boolean; changeAnnotations: boolean };
+  /** False in an untrusted workspace: nothing is run and nothing is read from disk. */
+  readonly trusted: boolean;
+  /** The include graphs of the workspace folders. */
+  readonly workspace: ConfigWorkspace;
+  settings(): LspSettings;
+  /** Replaces the httpd diagnostics (by file path) and publishes them. */
+  publishHttpd(byPath: Map<string, Diagnostic[]>): Promise<void>;
   log(message: string): void;
 }
 
@@ -91,7 +120,7 @@ const migrateFile: ServerCommand = {
     const doc = ctx.document(uri);
     if (!doc) throw new CommandError(`${MIGRATE_FILE}: ${uri} is not open`);
     const a = ctx.analysis(doc);
-    const fixed = ctx.service.fixText({ text: doc.getText(), uri, context: a.context });
+    const fixed = ctx.serviceFor(uri).fixText({ text: doc.getText(), uri, context: a.context });
     const edit = minimalEdit(doc, fixed.text);
     const result: MigrateResult = { uri, fixes: fixed.applied, applied: false };
     if (!edit) return result;
@@ -101,7 +130,287 @@ const migrateFile: ServerCommand = {
   },
 };
 
-export const SERVER_COMMANDS: readonly ServerCommand[] = [migrateFile];
+/** The first argument when it is an object (named arguments), else an empty one. */
+function namedArguments(args: readonly unknown[]): Record<string, unknown> {
+  const a = args[0];
+  return typeof a === 'object' && a !== null && !Array.isArray(a) ? (a as Record<string, unknown>) : {};
+}
+
+/** The path of a file uri argument, if any. */
+function pathArgument(args: readonly unknown[]): { uri?: string; path?: string } {
+  const uri = uriArgument(args);
+  return { uri, path: uri ? fileUriToPath(uri) : undefined };
+}
+
+/** Open documents by file path (an editor's uri and ours may spell the same file differently). */
+function openByPath(ctx: CommandContext): Map<string, TextDocument> {
+  const out = new Map<string, TextDocument>();
+  for (const d of ctx.documents()) {
+    const p = fileUriToPath(d.uri);
+    if (p) out.set(p, d);
+  }
+  return out;
+}
+
+/** The graph with the open documents' current trees in place of what was read from disk. */
+function graphWithOpenDocuments(ctx: CommandContext, graph: ConfigGraph): ConfigGraph {
+  const open = openByPath(ctx);
+  if (!open.size) return graph;
+  return {
+    ...graph,
+    files: graph.files.map((f) => {
+      const d = open.get(f.path);
+      return d && d.getText() !== f.doc.text ? { ...f, doc: ctx.analysis(d).doc } : f;
+    }),
+  };
+}
+
+// ---- migrate the workspace ------------------------------------------------------------
+
+export const MIGRATE_WORKSPACE = 'apacheconf.migrateWorkspace';
+/** The change annotation every edit of a workspace migration carries. */
+export const MIGRATE_ANNOTATION = 'apacheconf.migrate';
+
+/** What `apacheconf.migrateWorkspace` answers. */
+export interface MigrateWorkspaceResult {
+  /** `configuration`: every file of the root file's include graph; `open documents`: no root file is known. */
+  scope: 'configuration' | 'open documents';
+  root?: string;
+  /** The files that change, with the number of fixes in each. */
+  files: Array<{ uri: string; fixes: number }>;
+  fixes: number;
+  /** False when there was nothing to do or the client refused (or the user discarded) the edit. */
+  applied: boolean;
+}
+
+const migrateWorkspace: ServerCommand = {
+  id: MIGRATE_WORKSPACE,
+  description:
+    'Apply every preferred (exact) fix in every file of the configuration (the root file and what it includes; else the open documents) as one workspace edit. ' +
+    'Arguments: a uri or { uri?, confirm? }; with confirm (the default) the edits ask the editor for confirmation (a refactor preview).',
+  async run(ctx, args) {
+    const named = namedArguments(args);
+    const confirm = named.confirm !== false;
+    const { path } = pathArgument(args);
+    const conf = ctx.workspace.configurationFor(path);
+    const open = openByPath(ctx);
+    const inputs: Array<AnalyzeInput & { uri: string; doc?: TextDocument }> = [];
+    let scope: MigrateWorkspaceResult['scope'];
+    if (conf?.graph) {
+      scope = 'configuration';
+      for (const f of conf.graph.files) {
+        const doc = open.get(f.path);
+        const uri = doc?.uri ?? pathToFileUri(f.path);
+        const text = doc ? doc.getText() : f.doc.text;
+        inputs.push({ uri, text, context: ctx.contextFor(uri, text), doc });
+      }
+    } else {
+      scope = 'open documents';
+      for (const doc of ctx.documents()) inputs.push({ uri: doc.uri, text: doc.getText(), context: ctx.analysis(doc).context, doc });
+    }
+    const result: MigrateWorkspaceResult = { scope, ...(conf?.root && scope === 'configuration' ? { root: conf.root } : {}), files: [], fixes: 0, applied: false };
+    const annotate = ctx.edits.documentChanges && ctx.edits.changeAnnotations;
+    const documentChanges: TextDocumentEdit[] = [];
+    const changes: Record<string, TextEdit[]> = {};
+    for (const input of inputs) {
+      const [changed] = ctx.serviceFor(input.uri).migrateFiles([input]);
+      if (!changed) continue;
+      const doc = input.doc ?? TextDocument.create(input.uri, 'apacheconf', 0, input.text);
+      const edit = minimalEdit(doc, changed.after);
+      if (!edit) continue;
+      result.files.push({ uri: input.uri, fixes: changed.fixes });
+      result.fixes += changed.fixes;
+      if (ctx.edits.documentChanges) {
+        const e = annotate ? AnnotatedTextEdit.replace(edit.range, edit.newText, MIGRATE_ANNOTATION) : edit;
+        // A file that is not open has no version: null tells the client to take it as it is on disk.
+        documentChanges.push(TextDocumentEdit.create({ uri: input.uri, version: input.doc ? input.doc.version : null }, [e]));
+      } else changes[input.uri] = [edit];
+    }
+    if (!result.files.length) {
+      ctx.log(`${MIGRATE_WORKSPACE}: nothing to migrate (${scope}, ${inputs.length} file(s))`);
+      return result;
+    }
+    const edit: WorkspaceEdit = ctx.edits.documentChanges ? { documentChanges } : { changes };
+    if (annotate) {
+      const n = result.files.length;
+      const annotation: ChangeAnnotation = {
+        label: 'Migrate to httpd 2.4',
+        needsConfirmation: confirm,
+        description: `${result.fixes} exact fix${result.fixes === 1 ? '' : 'es'} in ${n} file${n === 1 ? '' : 's'}`,
+      };
+      edit.changeAnnotations = { [MIGRATE_ANNOTATION]: annotation };
+    }
+    result.applied = await ctx.applyEdit('Migrate the configuration to httpd 2.4', edit, true);
+    ctx.log(`${MIGRATE_WORKSPACE}: ${result.fixes} fix(es) in ${result.files.length} file(s) (${scope}), ${result.applied ? 'applied' : 'not applied by the client'}`);
+    return result;
+  },
+};
+
+// ---- explain access --------------------------------------------------------------------
+
+export const EXPLAIN_ACCESS = 'apacheconf.explainAccess';
+
+/** What `apacheconf.explainAccess` answers: the service's result, each step with the uri of its file. */
+export interface ExplainAccessResult extends ExplainResult {
+  steps: Array<ExplainResult['steps'][number] & { uri: string }>;
+  /** The request that was explained. */
+  request: { path: string; ip: string; credentials: CredentialsState; user?: string };
+}
+
+const CREDENTIALS: readonly CredentialsState[] = ['none', 'valid', 'wrong'];
+
+function optionalString(named: Record<string, unknown>, key: string): string | undefined {
+  const v = named[key];
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') throw new CommandError(`${EXPLAIN_ACCESS}: "${key}" must be a string`);
+  return v.trim() || undefined;
+}
+
+/** The request asked about, from the named arguments. */
+export function explainQuery(named: Record<string, unknown>): ExplainQuery {
+  const path = optionalString(named, 'path');
+  if (!path) throw new CommandError(`${EXPLAIN_ACCESS} needs { path: "/url/path" } (and optionally ip, credentials, user, serverName)`);
+  const credentials = (optionalString(named, 'credentials') ?? 'none') as CredentialsState;
+  if (!CREDENTIALS.includes(credentials)) throw new CommandError(`${EXPLAIN_ACCESS}: "credentials" must be one of ${CREDENTIALS.join(', ')}`);
+  const q: ExplainQuery = { path: path.startsWith('/') ? path : '/' + path, credentials };
+  const ip = optionalString(named, 'ip');
+  if (ip) q.ip = ip;
+  const user = optionalString(named, 'user');
+  if (user) q.user = user;
+  const serverName = optionalString(named, 'serverName');
+  if (serverName) q.serverName = serverName;
+  const hostName = optionalString(named, 'hostName');
+  if (hostName) q.hostName = hostName;
+  const method = optionalString(named, 'method');
+  if (method) q.method = method.toUpperCase();
+  if (Array.isArray(named.groups)) q.groups = named.groups.filter((g): g is string => typeof g === 'string');
+  return q;
+}
+
+const explainAccess: ServerCommand = {
+  id: EXPLAIN_ACCESS,
+  description:
+    'Explain who gets a URL path: the status, the decision and the lines that decided it, over the whole configuration (the include graph that holds the document, else the root file\'s), else over the document alone. ' +
+    'Arguments: { uri?, path, ip?, credentials?: none|valid|wrong, user?, serverName?, hostName?, method? }.',
+  async run(ctx, args) {
+    const named = namedArguments(args);
+    const query = explainQuery(named);
+    const { uri, path } = pathArgument(args);
+    const doc = uri ? ctx.document(uri) : undefined;
+    // The configuration that includes this document; a document that no graph holds is explained on its own.
+    let conf: FolderConfiguration | undefined = path ? ctx.workspace.fileOf(path)?.conf : undefined;
+    if (!conf && !doc) conf = ctx.workspace.configurationFor(path);
+    let result: ExplainResult;
+    if (conf?.graph) {
+      result = ctx.serviceFor(uri ?? pathToFileUri(conf.graph.root)).explain(query, { graph: graphWithOpenDocuments(ctx, conf.graph) });
+    } else if (doc) {
+      result = ctx.serviceFor(doc.uri).explain(query, { analysis: ctx.analysis(doc) });
+    } else {
+      throw new CommandError(`${EXPLAIN_ACCESS}: open an Apache config file, or set apacheconf.rootFile`);
+    }
+    const out: ExplainAccessResult = {
+      ...result,
+      steps: result.steps.map((s) => ({ ...s, uri: /^[a-z][a-z0-9+.-]*:/i.test(s.file) && !nodePath.isAbsolute(s.file) ? s.file : pathToFileUri(s.file) })),
+      request: { path: query.path, ip: query.ip ?? '127.0.0.1', credentials: query.credentials ?? 'none', ...(query.user ? { user: query.user } : {}) },
+    };
+    ctx.log(`${EXPLAIN_ACCESS} ${query.path} from ${out.request.ip}: ${result.status ?? '?'} ${result.decision} (${result.scope}, ${result.steps.length} step(s))`);
+    return out;
+  },
+};
+
+// ---- check with httpd ------------------------------------------------------------------
+
+export const CHECK_WITH_HTTPD = 'apacheconf.checkWithHttpd';
+
+/** What `apacheconf.checkWithHttpd` answers. */
+export interface CheckWithHttpdResult {
+  binary: string;
+  root: string;
+  serverRoot: string;
+  /** Where the root came from: the setting, the project file, a conventional name, or the file the command was run on. */
+  rootFrom: 'setting' | 'project file' | 'found' | 'this file';
+  exitCode: number | null;
+  /** True when httpd said "Syntax OK". */
+  ok: boolean;
+  /** The number of httpd diagnostics published. */
+  errors: number;
+  /** The files that got httpd diagnostics. */
+  files: string[];
+  /** What httpd printed (at most 8,000 characters). */
+  output: string;
+}
+
+/** The length of a line of a file (open document or disk), for the range of a diagnostic. */
+function lineLengthReader(ctx: CommandContext): (file: string, line: number) => number {
+  const open = openByPath(ctx);
+  const texts = new Map<string, string[]>();
+  return (file, line) => {
+    let lines = texts.get(file);
+    if (!lines) {
+      const d = open.get(file);
+      let text = d?.getText();
+      if (text === undefined) {
+        const f = ctx.workspace.fileOf(file)?.file;
+        text = f?.doc.text ?? '';
+      }
+      lines = text.split(/\r?\n/);
+      texts.set(file, lines);
+    }
+    return lines[line]?.length ?? 0;
+  };
+}
+
+const checkWithHttpd: ServerCommand = {
+  id: CHECK_WITH_HTTPD,
+  description:
+    'Run the configured httpd as `httpd -t -f ROOT_FILE -d SERVER_ROOT` and publish its errors as diagnostics (source httpd) on their files and lines. ' +
+    'Only in a trusted workspace. Arguments: a uri or { uri? } (the configuration that holds it; without a root file, that file itself).',
+  async run(ctx, args) {
+    if (!ctx.trusted) throw new CommandError(`${CHECK_WITH_HTTPD} runs a program, so it is off in an untrusted workspace`);
+    const { uri, path } = pathArgument(args);
+    const conf = ctx.workspace.configurationFor(path);
+    let root = conf?.root;
+    let serverRoot = conf?.serverRoot ?? conf?.graph?.serverRoot;
+    let rootFrom: CheckWithHttpdResult['rootFrom'] | undefined = conf?.rootFrom;
+    if (!root || !conf?.graph) {
+      if (!path || !uri || !ctx.document(uri)) {
+        throw new CommandError(`${CHECK_WITH_HTTPD}: no root file is known; set apacheconf.rootFile (or rootFile in .apacheconf.json), or run it on an open file`);
+      }
+      root = path;
+      rootFrom = 'this file';
+      const folder = ctx.workspace.folderOf(path);
+      const s = ctx.settings().serverRoot;
+      serverRoot = s ? nodePath.resolve(folder ?? nodePath.dirname(path), s) : ctx.workspace.projectFor(path)?.serverRoot ?? nodePath.dirname(path);
+    }
+    serverRoot ??= nodePath.dirname(root);
+    const setting = ctx.settings().httpd.path;
+    const binary = findHttpdBinary(setting);
+    if (!binary) {
+      throw new CommandError(
+        setting ? `${CHECK_WITH_HTTPD}: apacheconf.httpd.path (${setting}) is not an executable file` : `${CHECK_WITH_HTTPD}: no apache2 or httpd binary found; set apacheconf.httpd.path`,
+      );
+    }
+    const run: HttpdRun = await runHttpdCheck(binary, root, serverRoot);
+    const byPath = httpdDiagnostics(run, root, lineLengthReader(ctx));
+    await ctx.publishHttpd(byPath);
+    const errors = [...byPath.values()].reduce((n, l) => n + l.length, 0);
+    const result: CheckWithHttpdResult = {
+      binary,
+      root,
+      serverRoot,
+      rootFrom: rootFrom ?? 'found',
+      exitCode: run.exitCode,
+      ok: run.exitCode === 0 && !run.timedOut,
+      errors,
+      files: [...byPath.keys()].map(pathToFileUri),
+      output: run.output.length > 8000 ? run.output.slice(0, 8000) + '\n…' : run.output,
+    };
+    ctx.log(`${CHECK_WITH_HTTPD}: ${binary} ${run.args.join(' ')} → exit ${run.exitCode}${run.timedOut ? ' (timed out)' : ''}, ${errors} diagnostic(s)`);
+    return result;
+  },
+};
+
+export const SERVER_COMMANDS: readonly ServerCommand[] = [migrateFile, migrateWorkspace, explainAccess, checkWithHttpd];
 
 /** The ids the server announces in executeCommandProvider. */
 export const SERVER_COMMAND_IDS: readonly string[] = SERVER_COMMANDS.map((c) => c.id);

@@ -13,6 +13,7 @@ import {
   TextDocumentSyncKind,
   type ClientCapabilities,
   type Connection,
+  type Diagnostic,
   type InitializeParams,
   type InitializeResult,
   type ServerCapabilities,
@@ -23,13 +24,18 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { version as SERVER_VERSION } from '../../../package.json';
 import { createService, FIX_ALL_KIND, type Analysis, type ApacheConfService } from '../service';
 import { defaultContextFor, type FileContext } from '../model/context';
+import { modelineContext } from '../model/workspace';
+import { contextFromProject } from '../model/project';
+import type { Finding } from '../rules/types';
 import type { Catalog } from '../features/completion';
-import { fileUriToPath } from '../features/paths';
+import { fileUriToPath, pathToFileUri } from '../features/paths';
+import { versionFindings } from '../features/version';
 import { catalog as directiveCatalog } from '../facts';
 import { CatalogFeatures } from './adapters';
 import { CommandError, findCommand, SERVER_COMMAND_IDS, type CommandContext } from './commands';
 import { AnalysisCache, ValidationScheduler } from './documents';
 import { candidatePaths, DEFAULT_SETTINGS, FileContextMatcher, normalizeSettings, SECTION, type LspSettings } from './settings';
+import { ConfigWorkspace } from './workspace';
 
 export interface ApacheConfServerOptions {
   /** The directive catalog for completion and signature help (default: the httpd 2.4 catalog of server/src/facts). */
@@ -39,7 +45,10 @@ export interface ApacheConfServerOptions {
 
 /** What a client may pass as initializationOptions (besides the settings themselves). */
 export interface InitializationOptions {
-  /** False in an untrusted workspace: the server then reads nothing from disk. */
+  /**
+   * False in an untrusted workspace: the server then reads nothing from disk
+   * (no include graph, no project file, no file links) and runs no program.
+   */
   trusted?: boolean;
   /** Settings for clients without workspace/configuration (same shape as the `apacheconf` section). */
   settings?: unknown;
@@ -74,6 +83,13 @@ export class ApacheConfServer {
   private disposed = false;
   /** Validations started per document; a full pass publishes only if it is still the latest. */
   private readonly validationSeq = new Map<string, number>();
+  /** The include graphs and project files of the workspace folders (read lazily, only when trusted). */
+  readonly workspace: ConfigWorkspace;
+  /** Services for project files with rule severities of their own, and the workspace generation they were made for. */
+  private readonly projectServices = new Map<string, ApacheConfService>();
+  private projectServicesGeneration = -1;
+  /** The last "check with httpd" diagnostics, by file path. */
+  private httpd = new Map<string, Diagnostic[]>();
 
   constructor(
     private readonly connection: Connection,
@@ -81,10 +97,17 @@ export class ApacheConfServer {
   ) {
     this.service = options.service ?? createService();
     this.features = new CatalogFeatures(options.catalog ?? directiveCatalog, this.fsAccess);
+    this.workspace = new ConfigWorkspace(
+      () => this.fsAccess.enabled,
+      (m) => this.connection.console.info(m),
+      (path) => this.openDocumentAt(path)?.getText(),
+    );
     this.cache = new AnalysisCache((doc, previous) =>
       // The quick pass: requests (hover, completion…) never wait for the access engine; code
       // actions get the engine's fixes from the service, which runs the full rules for them.
-      this.service.analyze({ text: doc.getText(), uri: doc.uri, context: this.contextFor(doc.uri), depth: 'quick' }, previous),
+      this.withConfigurationFindings(
+        this.serviceFor(doc.uri).analyze({ text: doc.getText(), uri: doc.uri, context: this.contextFor(doc.uri, doc.getText()), depth: 'quick' }, previous),
+      ),
     );
     this.validation = new ValidationScheduler(
       (uri) => void this.validate(uri),
@@ -117,6 +140,9 @@ export class ApacheConfServer {
     });
     this.documents.onDidChangeContent((e) => {
       if (this.openedAt.get(e.document.uri) === e.document.version) return; // the open itself
+      // httpd's lines were those of the saved file: after an edit they may point anywhere.
+      const path = fileUriToPath(e.document.uri);
+      if (path) this.httpd.delete(path);
       this.validation.schedule(e.document.uri);
     });
     this.documents.onDidClose((e) => {
@@ -124,8 +150,11 @@ export class ApacheConfServer {
       this.openedAt.delete(uri);
       this.validation.cancel(uri);
       this.cache.delete(uri);
-      void this.send(() => c.sendDiagnostics({ uri, diagnostics: [] }));
+      // What httpd said about the file stays listed (as for any file that is not open).
+      void this.send(() => c.sendDiagnostics({ uri, diagnostics: this.httpdFor(uri) }));
     });
+    this.documents.onDidSave((e) => this.filesChanged([e.document.uri]));
+    c.onDidChangeWatchedFiles((p) => this.filesChanged(p.changes.map((x) => x.uri)));
 
     c.onHover(this.onDocument('hover', null, (a, p) => this.service.hover(a, p.position)));
     c.onCompletion(this.onDocument('completion', [], (a, p) => this.features.completion(a, p.position)));
@@ -143,9 +172,12 @@ export class ApacheConfServer {
     );
     c.onDocumentLinks(this.onDocument('documentLink', [], (a) => this.service.documentLinks(a, this.features.linkOptions())));
     c.onCodeAction(
-      this.onDocument('codeAction', [], (a, p) =>
-        this.service.codeActions(a, p.range, { diagnostics: p.context.diagnostics, only: p.context.only }),
-      ),
+      this.onDocument('codeAction', [], (a, p) => {
+        // Fixes of the access engine exist only in a full analysis; the configuration-wide findings are added to it.
+        const service = this.serviceFor(a.uri);
+        const full = a.depth === 'quick' ? this.withConfigurationFindings(service.analyze({ text: a.doc.text, uri: a.uri, context: a.context }, a.doc)) : a;
+        return service.codeActions(full, p.range, { diagnostics: p.context.diagnostics, only: p.context.only });
+      }),
     );
     c.onExecuteCommand((p) => this.executeCommand(p.command, p.arguments ?? []));
   }
@@ -162,11 +194,13 @@ export class ApacheConfServer {
     }
     const init = (params.initializationOptions ?? {}) as InitializationOptions & Record<string, unknown>;
     this.fsAccess.enabled = init.trusted !== false;
+    this.workspace.setFolders(this.workspaceFolders);
     // Settings in initializationOptions: under `settings`, under `apacheconf`, or the section itself.
     this.applySettings(normalizeSettings(init.settings ?? init, (m) => this.connection.console.warn(m)));
 
     const capabilities: ServerCapabilities = {
-      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+      // Saves drop the include graph of the configuration the file belongs to (read again when next needed).
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
       hoverProvider: true,
       completionProvider: { triggerCharacters: COMPLETION_TRIGGERS, resolveProvider: true },
       signatureHelpProvider: { triggerCharacters: [' '], retriggerCharacters: [' '] },
@@ -198,6 +232,7 @@ export class ApacheConfServer {
           const p = fileUriToPath(f.uri);
           if (p) this.workspaceFolders.push(p);
         }
+        this.workspace.setFolders(this.workspaceFolders);
         this.cache.invalidate();
         this.revalidateAll();
       });
@@ -229,6 +264,8 @@ export class ApacheConfServer {
     this.settings = s;
     this.matcher = new FileContextMatcher(s.fileContexts);
     this.service.updateSettings({ ...this.service.getSettings(), rules: s.rules });
+    this.workspace.setSettings(s);
+    this.projectServices.clear();
     this.cache.invalidate();
   }
 
@@ -237,16 +274,91 @@ export class ApacheConfServer {
     return this.settings;
   }
 
-  /** The context of a document's top level: the first `fileContexts` glob that matches, else by file name. */
-  contextFor(uri: string): FileContext {
+  /**
+   * The context of a document's top level, from the first of: a modeline
+   * (`# apacheconf: context=vhost`), the first `fileContexts` glob of the
+   * settings that matches, the project file's globs, where the include graph
+   * puts the file (inside `<VirtualHost>`: vhost), the file name.
+   */
+  contextFor(uri: string, text?: string): FileContext {
+    if (text !== undefined) {
+      const declared = modelineContext(text);
+      if (declared) return declared;
+    }
+    const file = fileUriToPath(uri);
     if (this.matcher.size) {
-      const path = fileUriToPath(uri) ?? uriPath(uri);
+      const path = file ?? uriPath(uri);
       if (path) {
         const hit = this.matcher.match(candidatePaths(path, this.workspaceFolders));
         if (hit) return hit;
       }
     }
-    return defaultContextFor(fileUriToPath(uri) ?? uriPath(uri) ?? uri);
+    if (file) {
+      const project = this.workspace.projectFor(file);
+      const fromProject = project ? contextFromProject(project, file) : undefined;
+      if (fromProject) return fromProject;
+      const included = this.workspace.fileOf(file);
+      if (included) return included.file.context;
+    }
+    return defaultContextFor(file ?? uriPath(uri) ?? uri);
+  }
+
+  /** The httpd release diagnostics are for: the setting, else the project file's, else the newest 2.4. */
+  targetVersion(uri: string): string {
+    return this.settings.httpdVersion || this.workspace.projectFor(fileUriToPath(uri))?.httpdVersion || '2.4';
+  }
+
+  /** The service for a document: the shared one, or one with its project file's rule severities under the settings'. */
+  private serviceFor(uri: string): ApacheConfService {
+    if (this.projectServicesGeneration !== this.workspace.generation) {
+      this.projectServices.clear();
+      this.projectServicesGeneration = this.workspace.generation;
+    }
+    const project = this.workspace.projectFor(fileUriToPath(uri));
+    if (!project || !Object.keys(project.rules).length) return this.service;
+    let s = this.projectServices.get(project.file);
+    if (!s) {
+      s = createService({ ...this.service.getSettings(), rules: { ...project.rules, ...this.settings.rules } });
+      this.projectServices.set(project.file, s);
+    }
+    return s;
+  }
+
+  /**
+   * The analysis with what one file cannot tell on its own: the
+   * configuration-wide findings of the include graph that holds it
+   * (module-not-loaded, compat-module) and the directives newer than the
+   * target httpd release.
+   */
+  private withConfigurationFindings(a: Analysis): Analysis {
+    const path = fileUriToPath(a.uri);
+    const extra: Finding[] = path ? [...this.workspace.findingsFor(path, a.doc)] : [];
+    extra.push(...versionFindings(a.doc, this.targetVersion(a.uri)));
+    return this.serviceFor(a.uri).addFindings(a, extra);
+  }
+
+  /** The open document of a file path, if any. */
+  private openDocumentAt(path: string): TextDocument | undefined {
+    for (const d of this.documents.all()) if (fileUriToPath(d.uri) === path) return d;
+    return undefined;
+  }
+
+  private httpdFor(uri: string): Diagnostic[] {
+    const path = fileUriToPath(uri);
+    return (path && this.httpd.get(path)) || [];
+  }
+
+  /** Files were saved or changed on disk: drop the configurations they belong to, and check the open files again. */
+  private filesChanged(uris: string[]): void {
+    const folders = new Set<string>();
+    for (const uri of uris) {
+      const path = fileUriToPath(uri);
+      if (path) for (const f of this.workspace.concerns(path)) folders.add(f);
+    }
+    if (!folders.size) return;
+    for (const f of folders) this.workspace.invalidate(f);
+    this.cache.invalidate();
+    this.revalidateAll();
   }
 
   private dispose(): void {
@@ -272,7 +384,7 @@ export class ApacheConfServer {
     // Any later validation of this document (a change, new settings) makes this full pass stale.
     const seq = (this.validationSeq.get(uri) ?? 0) + 1;
     this.validationSeq.set(uri, seq);
-    const first = this.service.diagnostics(quick);
+    const first = [...this.service.diagnostics(quick), ...this.httpdFor(uri)];
     await this.send(() => this.connection.sendDiagnostics({ uri, version, diagnostics: first }));
     // Then the full pass, when the file is small enough for it not to hold the server up; it
     // replaces the quick diagnostics unless the document changed meanwhile.
@@ -282,9 +394,9 @@ export class ApacheConfServer {
       const now = this.documents.get(uri);
       if (!now || now.version !== version || this.validationSeq.get(uri) !== seq) return;
       void this.send(() => {
-        const full = this.service.analyze({ text: quick.doc.text, uri, context: quick.context }, quick.doc);
+        const full = this.withConfigurationFindings(this.serviceFor(uri).analyze({ text: quick.doc.text, uri, context: quick.context }, quick.doc));
         if (this.documents.get(uri)?.version !== version || this.validation.pending(uri) || this.validationSeq.get(uri) !== seq) return;
-        const diagnostics = this.service.diagnostics(full);
+        const diagnostics = [...this.service.diagnostics(full), ...this.httpdFor(uri)];
         // Publish again only when the full pass says more (or says it differently).
         if (JSON.stringify(diagnostics) === JSON.stringify(first)) return;
         return this.connection.sendDiagnostics({ uri, version, diagnostics });
@@ -348,6 +460,12 @@ export class ApacheConfServer {
     const command = findCommand(id);
     if (!command) return new ResponseError(ErrorCodes.InvalidParams, `unknown command ${id}`);
     try {
+      // Commands read settings (the httpd binary, the root file): the latest ones.
+      await this.settingsReady;
+    } catch {
+      // loadSettings logs its own failures.
+    }
+    try {
       return await command.run(this.commandContext(), args);
     } catch (e) {
       this.logError(id, e);
@@ -357,18 +475,38 @@ export class ApacheConfServer {
   }
 
   private commandContext(): CommandContext {
-    const documentChanges = this.clientCapabilities.workspace?.workspaceEdit?.documentChanges === true;
+    const workspaceEdit = this.clientCapabilities.workspace?.workspaceEdit;
+    const documentChanges = workspaceEdit?.documentChanges === true;
     return {
-      service: this.service,
+      serviceFor: (uri) => this.serviceFor(uri),
       document: (uri) => this.documents.get(uri),
+      documents: () => this.documents.all(),
       analysis: (doc) => this.cache.get(doc),
-      applyEdit: async (label, edit) => (await this.connection.workspace.applyEdit({ label, edit })).applied,
+      contextFor: (uri, text) => this.contextFor(uri, text),
+      edits: { documentChanges, changeAnnotations: documentChanges && !!workspaceEdit?.changeAnnotationSupport },
+      trusted: this.fsAccess.enabled,
+      workspace: this.workspace,
+      settings: () => this.settings,
+      publishHttpd: (byPath) => this.publishHttpd(byPath),
+      applyEdit: async (label, edit, refactoring) =>
+        (await this.connection.workspace.applyEdit({ label, edit, ...(refactoring ? { metadata: { isRefactoring: true } } : {}) })).applied,
       documentEdit: (doc: TextDocument, edits: TextEdit[]): WorkspaceEdit =>
         documentChanges
           ? { documentChanges: [TextDocumentEdit.create({ uri: doc.uri, version: doc.version }, edits)] }
           : { changes: { [doc.uri]: edits } },
       log: (m) => this.connection.console.info(m),
     };
+  }
+
+  /** Replaces the httpd diagnostics: open files are validated again (they merge them in), the others get them alone. */
+  private async publishHttpd(byPath: Map<string, Diagnostic[]>): Promise<void> {
+    const before = this.httpd;
+    this.httpd = byPath;
+    for (const path of new Set([...before.keys(), ...byPath.keys()])) {
+      const doc = this.openDocumentAt(path);
+      if (doc) this.validation.now(doc.uri);
+      else await this.send(() => this.connection.sendDiagnostics({ uri: pathToFileUri(path), diagnostics: byPath.get(path) ?? [] }));
+    }
   }
 
   private logError(where: string, e: unknown): void {

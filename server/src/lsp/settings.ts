@@ -7,6 +7,8 @@
 import picomatch from 'picomatch';
 import { FILE_CONTEXTS, type FileContext } from '../model/context';
 import { SEVERITY_SETTINGS, type SeveritySetting } from '../rules/types';
+import { parseHttpdVersion } from '../model/project';
+import { NEWER_THAN_TARGET, NEWER_THAN_TARGET_DEFAULT } from '../features/version';
 
 export const SECTION = 'apacheconf';
 
@@ -19,13 +21,48 @@ export interface LspSettings {
     /** Delay between the last keystroke and the new diagnostics. */
     debounceMs: number;
   };
+  /** The configuration's root file, relative to the workspace folder (or absolute); '' = the project file's, else found. */
+  rootFile: string;
+  /** The ServerRoot for relative Include paths and for `httpd -d`; '' = the project file's, else the root file's ServerRoot line or folder. */
+  serverRoot: string;
+  includes: {
+    /** At most this many files are read from the root file on. */
+    maxFiles: number;
+    /** At most this many Include levels are followed. */
+    maxDepth: number;
+  };
+  /** The httpd release the configuration is meant for: "2.4" (the newest) or "2.4.N"; '' = the project file's, else "2.4". */
+  httpdVersion: string;
+  httpd: {
+    /** The httpd binary for "check with httpd"; '' = apache2 or httpd found on the PATH (or in /usr/sbin). */
+    path: string;
+  };
 }
 
 export const DEFAULT_SETTINGS: LspSettings = Object.freeze({
   rules: Object.freeze({}) as Record<string, SeveritySetting>,
   fileContexts: Object.freeze({}) as Record<string, FileContext>,
   validate: Object.freeze({ debounceMs: 150 }),
+  rootFile: '',
+  serverRoot: '',
+  includes: Object.freeze({ maxFiles: 1000, maxDepth: 16 }),
+  httpdVersion: '',
+  httpd: Object.freeze({ path: '' }),
 }) as LspSettings;
+
+/** Bounds of the include limits. */
+export const MAX_INCLUDE_FILES = 100_000;
+export const MAX_INCLUDE_DEPTH = 64;
+
+/**
+ * Rules that the server runs outside the per-file rule registry (they need
+ * the whole configuration or the target version), with their defaults. They
+ * are configured in `apacheconf.rules` like the others.
+ */
+export const CONFIGURATION_RULES: ReadonlyArray<{ id: string; defaultSeverity: SeveritySetting }> = [
+  { id: 'module-not-loaded', defaultSeverity: 'warning' },
+  { id: NEWER_THAN_TARGET, defaultSeverity: NEWER_THAN_TARGET_DEFAULT },
+];
 
 /** The longest debounce accepted; anything above is clamped (a typo of 150000 should not freeze diagnostics). */
 export const MAX_DEBOUNCE_MS = 10_000;
@@ -69,7 +106,42 @@ export function normalizeSettings(raw: unknown, warn: (message: string) => void 
     else warn(`apacheconf.validate.debounceMs: expected a number, got ${JSON.stringify(rawDebounce)}`);
   }
 
-  return { rules, fileContexts, validate: { debounceMs } };
+  const str = (key: string, value: unknown, fallback: string): string => {
+    if (value === undefined || value === null) return fallback;
+    if (typeof value === 'string') return value.trim();
+    warn(`apacheconf.${key}: expected a string, got ${JSON.stringify(value)}`);
+    return fallback;
+  };
+  const int = (key: string, value: unknown, fallback: number, max: number): number => {
+    if (value === undefined || value === null) return fallback;
+    if (typeof value === 'number' && Number.isFinite(value)) return Math.min(Math.max(1, Math.round(value)), max);
+    warn(`apacheconf.${key}: expected a number, got ${JSON.stringify(value)}`);
+    return fallback;
+  };
+  const includes = isObject(src.includes) ? src.includes : {};
+  const httpd = isObject(src.httpd) ? src.httpd : {};
+  const rootFile = str('rootFile', src.rootFile, DEFAULT_SETTINGS.rootFile);
+  const serverRoot = str('serverRoot', src.serverRoot, DEFAULT_SETTINGS.serverRoot);
+  const maxFiles = int('includes.maxFiles', includes.maxFiles ?? src['includes.maxFiles'], DEFAULT_SETTINGS.includes.maxFiles, MAX_INCLUDE_FILES);
+  const maxDepth = int('includes.maxDepth', includes.maxDepth ?? src['includes.maxDepth'], DEFAULT_SETTINGS.includes.maxDepth, MAX_INCLUDE_DEPTH);
+  let httpdVersion = str('httpdVersion', src.httpdVersion, DEFAULT_SETTINGS.httpdVersion);
+  const v = httpdVersion ? parseHttpdVersion(httpdVersion) : null;
+  if (httpdVersion && (!v || v[0] !== 2 || v[1] !== 4)) {
+    warn(`apacheconf.httpdVersion: expected "2.4" or a 2.4 release such as "2.4.6", got ${JSON.stringify(httpdVersion)}`);
+    httpdVersion = DEFAULT_SETTINGS.httpdVersion;
+  }
+  const httpdPath = str('httpd.path', httpd.path ?? src['httpd.path'], DEFAULT_SETTINGS.httpd.path);
+
+  return {
+    rules,
+    fileContexts,
+    validate: { debounceMs },
+    rootFile,
+    serverRoot,
+    includes: { maxFiles, maxDepth },
+    httpdVersion,
+    httpd: { path: httpdPath },
+  };
 }
 
 /** Compiled `fileContexts` globs, matched against a file's absolute path and its path inside each workspace folder. */

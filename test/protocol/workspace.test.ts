@@ -1,0 +1,415 @@
+// The server's view of a whole configuration, over stdio against dist/server.js: a temporary
+// workspace folder holds a root file and the files it includes. Files included inside
+// <VirtualHost> get the vhost context, configuration-wide and target-version findings reach the
+// open files, and the workspace commands (migrate, explain, check with httpd) work across files.
+import assert from 'node:assert/strict';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type { CompletionItem, CompletionList, Diagnostic, TextDocumentEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import { TestClient, defaultCapabilities, ensureServerBuilt, fileUri, type StartOptions } from './lsp-client';
+import type { CheckWithHttpdResult, ExplainAccessResult, MigrateWorkspaceResult } from '../../server/src/lsp/commands';
+import { findHttpd } from '../httpd/harness';
+
+const lines = (...l: string[]) => l.join('\n') + '\n';
+const codes = (ds: Diagnostic[]) => ds.map((d) => String(d.code));
+
+/** Writes `files` (relative path → text) under a new temporary folder and returns it. */
+function makeWorkspace(files: Record<string, string>): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'apacheconf-ws-')));
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+const ROOT_CONF = lines(
+  'ServerName localhost',
+  'LoadModule authz_core_module modules/mod_authz_core.so',
+  'LoadModule access_compat_module modules/mod_access_compat.so',
+  'Include conf.d/*.conf',
+  '<VirtualHost *:80>',
+  '    ServerName www.example.org',
+  '    DocumentRoot "/srv/www"',
+  '    Include vhost.d/*.conf',
+  '</VirtualHost>',
+);
+const LEGACY_CONF = lines('<Directory "/srv/private">', '    Order deny,allow', '    Deny from all', '</Directory>');
+const LEGACY_FIXED = lines('<Directory "/srv/private">', '    Require all denied', '</Directory>');
+const SITE_CONF = lines(
+  'ServerAlias example.org',
+  'RewriteEngine On',
+  '<IfFile "/srv/www/maintenance.html">',
+  '    ServerSignature Off',
+  '</IfFile>',
+  '<Location "/admin">',
+  '    Require ip 10.0.0.0/8',
+  '</Location>',
+  '<Location "/status">',
+  '    Order allow,deny',
+  '    Allow from all',
+  '</Location>',
+);
+const SITE_FIXED = SITE_CONF.replace('    Order allow,deny\n    Allow from all\n', '    Require all granted\n');
+
+const WORKSPACE = {
+  'httpd.conf': ROOT_CONF,
+  'conf.d/legacy.conf': LEGACY_CONF,
+  'vhost.d/site.conf': SITE_CONF,
+  '.apacheconf.json': JSON.stringify({ httpdVersion: '2.4.6', rules: { 'module-not-loaded': 'error' } }),
+};
+
+async function completionLabels(client: TestClient, uri: string, line: number, character: number): Promise<string[]> {
+  const r = await client.request<CompletionItem[] | CompletionList>('textDocument/completion', { textDocument: { uri }, position: { line, character } });
+  return (Array.isArray(r) ? r : r.items).map((i) => i.label);
+}
+
+async function start(folder: string, options: StartOptions = {}): Promise<TestClient> {
+  return TestClient.start({ settings: { validate: { debounceMs: 0 } }, workspaceFolder: folder, ...options });
+}
+
+describe('workspace configuration (dist/server.js over stdio)', function () {
+  const folders: string[] = [];
+  const clients: TestClient[] = [];
+  const workspace = (files: Record<string, string> = WORKSPACE) => {
+    const dir = makeWorkspace(files);
+    folders.push(dir);
+    return dir;
+  };
+  const client = async (folder: string, options: StartOptions = {}) => {
+    const c = await start(folder, options);
+    clients.push(c);
+    return c;
+  };
+
+  before(() => ensureServerBuilt());
+  after(async () => {
+    for (const c of clients) await c.dispose();
+    for (const d of folders) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  describe('contexts and findings from the include graph', () => {
+    it('checks a file included inside <VirtualHost> as a virtual host body', async () => {
+      const dir = workspace();
+      const c = await client(dir);
+      const uri = fileUri(path.join(dir, 'vhost.d', 'site.conf'));
+      await c.open(uri, SITE_CONF);
+      await c.diagnosticsFor(uri, 1);
+      // Listen is server-only: not offered in a virtual host; ServerAlias is.
+      const labels = await completionLabels(c, uri, 0, 0);
+      assert.ok(labels.includes('ServerAlias'), 'ServerAlias is offered');
+      assert.ok(!labels.includes('Listen'), 'Listen (server config only) is not offered in a vhost body');
+    });
+
+    it('a modeline wins over the include graph', async () => {
+      const dir = workspace();
+      const c = await client(dir);
+      const uri = fileUri(path.join(dir, 'vhost.d', 'site.conf'));
+      await c.open(uri, '# apacheconf: context=server\n' + SITE_CONF);
+      await c.diagnosticsFor(uri, 1);
+      assert.ok((await completionLabels(c, uri, 1, 0)).includes('Listen'));
+    });
+
+    it('the fileContexts setting wins over the include graph', async () => {
+      const dir = workspace();
+      const c = await client(dir, { settings: { validate: { debounceMs: 0 }, fileContexts: { 'vhost.d/*.conf': 'server' } } });
+      const uri = fileUri(path.join(dir, 'vhost.d', 'site.conf'));
+      await c.open(uri, SITE_CONF);
+      await c.diagnosticsFor(uri, 1);
+      assert.ok((await completionLabels(c, uri, 0, 0)).includes('Listen'));
+    });
+
+    it('reports module-not-loaded and newer-than-target on the open included file, with the project file\'s severity and target', async () => {
+      const dir = workspace();
+      const c = await client(dir);
+      const uri = fileUri(path.join(dir, 'vhost.d', 'site.conf'));
+      await c.open(uri, SITE_CONF);
+      const p = await c.waitForDiagnostics(uri, (x) => codes(x.diagnostics).includes('module-not-loaded'));
+      const missing = p.diagnostics.find((d) => d.code === 'module-not-loaded')!;
+      assert.equal(missing.range.start.line, 1, 'on RewriteEngine');
+      assert.equal(missing.severity, 1, 'the project file makes it an error');
+      const newer = p.diagnostics.find((d) => d.code === 'newer-than-target');
+      assert.ok(newer, 'the <IfFile> is newer than 2.4.6: ' + JSON.stringify(codes(p.diagnostics)));
+      assert.equal(newer.range.start.line, 2);
+      assert.match(String(newer.message), /2\.4\.6/);
+    });
+
+    it('a non-empty httpdVersion setting wins over the project file', async () => {
+      const dir = workspace();
+      const c = await client(dir, { settings: { validate: { debounceMs: 0 }, httpdVersion: '2.4' } });
+      const uri = fileUri(path.join(dir, 'vhost.d', 'site.conf'));
+      await c.open(uri, SITE_CONF);
+      const p = await c.waitForDiagnostics(uri, (x) => codes(x.diagnostics).includes('module-not-loaded'));
+      assert.ok(!codes(p.diagnostics).includes('newer-than-target'));
+    });
+
+    it('follows an unsaved edit of the open file, and a saved edit of the root file', async () => {
+      const dir = workspace();
+      const c = await client(dir);
+      const site = fileUri(path.join(dir, 'vhost.d', 'site.conf'));
+      await c.open(site, SITE_CONF);
+      await c.waitForDiagnostics(site, (x) => codes(x.diagnostics).includes('module-not-loaded'));
+      // Guarding the line in the editor is enough, unsaved.
+      const v2 = await c.setText(site, SITE_CONF.replace('RewriteEngine On\n', '<IfModule rewrite_module>\n    RewriteEngine On\n</IfModule>\n'));
+      assert.ok(!codes(await c.diagnosticsFor(site, v2)).includes('module-not-loaded'));
+      const v3 = await c.setText(site, SITE_CONF);
+      assert.ok(codes(await c.diagnosticsFor(site, v3)).includes('module-not-loaded'));
+      // Loading mod_rewrite in the root file and saving it clears the finding in the other file.
+      const root = fileUri(path.join(dir, 'httpd.conf'));
+      await c.open(root, ROOT_CONF);
+      await c.diagnosticsFor(root, 1);
+      const after = c.publishedFor(site).length;
+      await c.setText(root, ROOT_CONF.replace('Include conf.d', 'LoadModule rewrite_module modules/mod_rewrite.so\nInclude conf.d'));
+      await c.save(root);
+      const p = await c.waitForDiagnostics(site, (x) => !codes(x.diagnostics).includes('module-not-loaded'), after);
+      assert.ok(codes(p.diagnostics).includes('newer-than-target'), 'the rest is still reported');
+    });
+
+    it('reads nothing from disk when the client says the workspace is untrusted', async () => {
+      const dir = workspace();
+      const c = await client(dir, { initializationOptions: { trusted: false } });
+      const uri = fileUri(path.join(dir, 'vhost.d', 'site.conf'));
+      await c.open(uri, SITE_CONF);
+      const d = await c.diagnosticsFor(uri, 1);
+      assert.ok(!codes(d).includes('module-not-loaded'));
+      assert.ok(!codes(d).includes('newer-than-target'), 'the project file is not read either');
+      assert.ok((await completionLabels(c, uri, 0, 0)).includes('Listen'), 'without the graph the file is server context');
+      await assert.rejects(
+        c.request('workspace/executeCommand', { command: 'apacheconf.checkWithHttpd', arguments: [{ uri }] }),
+        /untrusted/,
+      );
+    });
+  });
+
+  describe('apacheconf.migrateWorkspace', () => {
+    const withAnnotations = () => {
+      const caps = defaultCapabilities(true);
+      caps.workspace!.workspaceEdit = { documentChanges: true, changeAnnotationSupport: { groupsOnLabel: true } };
+      return caps;
+    };
+
+    it('sends one edit across the files of the configuration, open or not, marked for confirmation', async () => {
+      const dir = workspace();
+      const c = await client(dir, { capabilities: withAnnotations() });
+      const legacy = fileUri(path.join(dir, 'conf.d', 'legacy.conf'));
+      const site = path.join(dir, 'vhost.d', 'site.conf');
+      await c.open(legacy, LEGACY_CONF);
+      await c.diagnosticsFor(legacy, 1);
+      const r = await c.request<MigrateWorkspaceResult>('workspace/executeCommand', { command: 'apacheconf.migrateWorkspace', arguments: [{ uri: legacy }] });
+      assert.equal(r.scope, 'configuration');
+      assert.equal(r.applied, true);
+      assert.deepEqual(r.files.map((f) => f.uri).sort(), [legacy, fileUri(site)].sort());
+      const sent = c.applied.at(-1)!;
+      assert.deepEqual(sent.metadata, { isRefactoring: true });
+      const changes = sent.edit.documentChanges as TextDocumentEdit[];
+      assert.equal(changes.length, 2, 'one text document edit per file that changes');
+      assert.equal(changes.find((e) => e.textDocument.uri === legacy)!.textDocument.version, 1, 'the open file at its version');
+      assert.equal(changes.find((e) => e.textDocument.uri === fileUri(site))!.textDocument.version, null, 'the file on disk as it is');
+      const annotation = Object.values(sent.edit.changeAnnotations ?? {})[0];
+      assert.equal(annotation?.needsConfirmation, true);
+      for (const e of changes) for (const t of e.edits) assert.ok('annotationId' in t && t.annotationId, 'every edit carries the annotation');
+      // The client applied it: both texts are migrated.
+      await c.waitForDiagnostics(legacy, (p) => p.version === 2);
+      assert.equal(c.text(legacy), LEGACY_FIXED);
+      assert.equal(fs.readFileSync(site, 'utf8'), SITE_FIXED);
+    });
+
+    it('with confirm: false, the edit does not ask for confirmation; a client without annotations gets plain edits', async () => {
+      const dir = workspace();
+      const c = await client(dir, { capabilities: withAnnotations() });
+      const r = await c.request<MigrateWorkspaceResult>('workspace/executeCommand', { command: 'apacheconf.migrateWorkspace', arguments: [{ confirm: false }] });
+      assert.equal(r.files.length, 2);
+      assert.equal(Object.values(c.applied.at(-1)!.edit.changeAnnotations ?? {})[0]?.needsConfirmation, false);
+      assert.equal(fs.readFileSync(path.join(dir, 'conf.d', 'legacy.conf'), 'utf8'), LEGACY_FIXED);
+
+      const plainDir = workspace();
+      const plain = await client(plainDir);
+      await plain.request('workspace/executeCommand', { command: 'apacheconf.migrateWorkspace', arguments: [] });
+      const edit: WorkspaceEdit = plain.applied.at(-1)!.edit;
+      assert.equal(edit.changeAnnotations, undefined);
+      for (const e of edit.documentChanges as TextDocumentEdit[]) for (const t of e.edits) assert.ok(!('annotationId' in t));
+      assert.equal(fs.readFileSync(path.join(plainDir, 'vhost.d', 'site.conf'), 'utf8'), SITE_FIXED);
+    });
+
+    it('without a root file, migrates the open documents', async () => {
+      const dir = workspace({ 'a/one.conf': LEGACY_CONF, 'b/two.conf': SITE_CONF });
+      const c = await client(dir);
+      const one = fileUri(path.join(dir, 'a', 'one.conf'));
+      const two = fileUri(path.join(dir, 'b', 'two.conf'));
+      await c.open(one, LEGACY_CONF);
+      await c.open(two, SITE_CONF);
+      const r = await c.request<MigrateWorkspaceResult>('workspace/executeCommand', { command: 'apacheconf.migrateWorkspace', arguments: [{ uri: one, confirm: false }] });
+      assert.equal(r.scope, 'open documents');
+      assert.equal(r.files.length, 2);
+      await c.waitForDiagnostics(two, (p) => p.version === 2);
+      assert.equal(c.text(one), LEGACY_FIXED);
+      assert.equal(c.text(two), SITE_FIXED);
+    });
+
+    it('answers "nothing to do" and sends no edit when every file is migrated', async () => {
+      const dir = workspace({ 'httpd.conf': lines('Include conf.d/*.conf'), 'conf.d/ok.conf': LEGACY_FIXED });
+      const c = await client(dir);
+      const before = c.applied.length;
+      const r = await c.request<MigrateWorkspaceResult>('workspace/executeCommand', { command: 'apacheconf.migrateWorkspace', arguments: [] });
+      assert.deepEqual({ files: r.files, applied: r.applied }, { files: [], applied: false });
+      assert.equal(c.applied.length, before);
+    });
+  });
+
+  describe('apacheconf.explainAccess', () => {
+    const EXPLAIN_WS = {
+      'httpd.conf': lines(
+        'ServerName localhost',
+        '<Directory "/srv/www">',
+        '    Require all granted',
+        '</Directory>',
+        '<VirtualHost *:80>',
+        '    ServerName www.example.org',
+        '    DocumentRoot "/srv/www"',
+        '    Include vhost.d/*.conf',
+        '</VirtualHost>',
+      ),
+      'vhost.d/admin.conf': lines('# the admin area', '<Location "/admin">', '    Require ip 10.0.0.0/8', '</Location>'),
+    };
+
+    it('explains a request over the whole configuration, with steps in the included file', async () => {
+      const dir = workspace(EXPLAIN_WS);
+      const c = await client(dir);
+      const root = fileUri(path.join(dir, 'httpd.conf'));
+      const admin = fileUri(path.join(dir, 'vhost.d', 'admin.conf'));
+      const ask = (ip: string) =>
+        c.request<ExplainAccessResult>('workspace/executeCommand', {
+          command: 'apacheconf.explainAccess',
+          arguments: [{ uri: root, path: '/admin/index.html', ip, serverName: 'www.example.org' }],
+        });
+      const denied = await ask('192.0.2.1');
+      assert.equal(denied.status, 403);
+      assert.equal(denied.decision, 'denied');
+      assert.equal(denied.scope, 'configuration');
+      assert.deepEqual(denied.steps.map((s) => [s.uri, s.line, s.directive, s.effect]), [[admin, 2, 'Require ip 10.0.0.0/8', 'denied']]);
+      assert.deepEqual(denied.request, { path: '/admin/index.html', ip: '192.0.2.1', credentials: 'none' });
+      const granted = await ask('10.1.2.3');
+      assert.equal(granted.status, 200);
+      assert.deepEqual(granted.steps.map((s) => [s.uri, s.line, s.effect]), [[admin, 2, 'granted']]);
+    });
+
+    it('explains a file that no configuration includes on its own, from its unsaved text', async () => {
+      const dir = workspace({ 'loose.conf': '' });
+      const c = await client(dir);
+      const uri = fileUri(path.join(dir, 'loose.conf'));
+      await c.open(uri, lines('<Location "/">', '    Require all denied', '</Location>'));
+      const r = await c.request<ExplainAccessResult>('workspace/executeCommand', {
+        command: 'apacheconf.explainAccess',
+        arguments: [{ uri, path: '/x', credentials: 'none' }],
+      });
+      assert.equal(r.scope, 'file');
+      assert.equal(r.status, 403);
+      assert.deepEqual(r.steps.map((s) => [s.uri, s.line]), [[uri, 1]]);
+    });
+
+    it('refuses a request without a path, and unknown credentials', async () => {
+      const dir = workspace(EXPLAIN_WS);
+      const c = await client(dir);
+      await assert.rejects(c.request('workspace/executeCommand', { command: 'apacheconf.explainAccess', arguments: [{}] }), /needs \{ path/);
+      await assert.rejects(
+        c.request('workspace/executeCommand', { command: 'apacheconf.explainAccess', arguments: [{ path: '/', credentials: 'maybe' }] }),
+        /credentials/,
+      );
+    });
+  });
+
+  describe('apacheconf.checkWithHttpd (the real httpd)', function () {
+    let httpd: string;
+    let modules: string;
+
+    before(function () {
+      const found = findHttpd();
+      const dirs = [
+        process.env.APACHECONF_HTTPD_MODULES,
+        '/usr/lib/apache2/modules',
+        '/usr/lib64/httpd/modules',
+        '/usr/lib/httpd/modules',
+        found ? path.resolve(path.dirname(found), '..', 'modules') : undefined,
+      ].filter((d): d is string => !!d);
+      const mods = dirs.find((d) => fs.existsSync(path.join(d, 'mod_mpm_event.so')) && fs.existsSync(path.join(d, 'mod_authz_core.so')));
+      if (!found || !mods) {
+        const why = !found ? 'no apache2 or httpd binary' : `no modules folder with mod_mpm_event.so among ${dirs.join(', ')}`;
+        if (process.env.CI === 'true') throw new Error(`check with httpd needs httpd under CI: ${why}`);
+        console.log(`      (skipped: ${why}; install apache2 or set APACHECONF_HTTPD)`);
+        this.skip();
+      }
+      httpd = found!;
+      modules = mods!;
+    });
+
+    const rootConf = () =>
+      lines(
+        `LoadModule mpm_event_module ${modules}/mod_mpm_event.so`,
+        `LoadModule authz_core_module ${modules}/mod_authz_core.so`,
+        `LoadModule authz_host_module ${modules}/mod_authz_host.so`,
+        'ServerName localhost',
+        'Listen 127.0.0.1:8080',
+        'ErrorLog /dev/null',
+        'Include conf.d/*.conf',
+      );
+    const BROKEN = lines('# a negative Require alone: httpd refuses it', '<Directory "/srv/www">', '    Require not ip 192.0.2.1', '</Directory>');
+    const CLEAN = lines('# fixed', '<Directory "/srv/www">', '    <RequireAll>', '        Require all granted', '        Require not ip 192.0.2.1', '    </RequireAll>', '</Directory>');
+
+    it('shows httpd\'s error on the included file and line, and clears it once the configuration passes', async () => {
+      const dir = workspace({ 'httpd.conf': rootConf(), 'conf.d/site.conf': BROKEN });
+      const c = await client(dir, { settings: { validate: { debounceMs: 0 }, httpd: { path: httpd } } });
+      const root = fileUri(path.join(dir, 'httpd.conf'));
+      const site = fileUri(path.join(dir, 'conf.d', 'site.conf'));
+      await c.open(root, rootConf());
+      await c.diagnosticsFor(root, 1);
+      const r = await c.request<CheckWithHttpdResult>('workspace/executeCommand', { command: 'apacheconf.checkWithHttpd', arguments: [{ uri: root }] });
+      assert.equal(r.ok, false, r.output);
+      assert.equal(r.root, path.join(dir, 'httpd.conf'));
+      assert.equal(r.serverRoot, dir);
+      assert.deepEqual(r.files, [site]);
+      const p = await c.waitForDiagnostics(site, (x) => x.diagnostics.some((d) => d.source === 'httpd'));
+      const d = p.diagnostics.find((x) => x.source === 'httpd')!;
+      assert.equal(d.range.start.line, 2, 'on the Require not line');
+      assert.equal(d.severity, 1);
+      assert.match(String(d.message), /negative Require/i);
+      assert.ok(!c.publishedFor(root).some((x) => x.diagnostics.some((y) => y.source === 'httpd')), 'nothing for the root file');
+
+      fs.writeFileSync(path.join(dir, 'conf.d', 'site.conf'), CLEAN);
+      const after = c.publishedFor(site).length;
+      const ok = await c.request<CheckWithHttpdResult>('workspace/executeCommand', { command: 'apacheconf.checkWithHttpd', arguments: [{ uri: root }] });
+      assert.equal(ok.ok, true, ok.output);
+      assert.equal(ok.errors, 0);
+      const cleared = await c.waitForDiagnostics(site, () => true, after);
+      assert.deepEqual(cleared.diagnostics, []);
+    });
+
+    it('merges httpd\'s error into the open file\'s diagnostics, and drops it when the file is edited', async () => {
+      const dir = workspace({ 'httpd.conf': rootConf(), 'conf.d/site.conf': BROKEN });
+      const c = await client(dir, { settings: { validate: { debounceMs: 0 }, httpd: { path: httpd } } });
+      const site = fileUri(path.join(dir, 'conf.d', 'site.conf'));
+      await c.open(site, BROKEN);
+      await c.diagnosticsFor(site, 1);
+      await c.request('workspace/executeCommand', { command: 'apacheconf.checkWithHttpd', arguments: [{ uri: site }] });
+      const p = await c.waitForDiagnostics(site, (x) => x.version === 1 && x.diagnostics.some((d) => d.source === 'httpd'));
+      assert.ok(p.diagnostics.some((d) => d.source === 'apacheconf'), 'the server\'s own findings stay: ' + JSON.stringify(codes(p.diagnostics)));
+      const v2 = await c.setText(site, CLEAN);
+      assert.ok(!(await c.diagnosticsFor(site, v2)).some((d) => d.source === 'httpd'));
+    });
+
+    it('a clean configuration gets no httpd diagnostics', async () => {
+      const dir = workspace({ 'httpd.conf': rootConf(), 'conf.d/site.conf': CLEAN });
+      const c = await client(dir, { settings: { validate: { debounceMs: 0 }, httpd: { path: httpd } } });
+      const r = await c.request<CheckWithHttpdResult>('workspace/executeCommand', { command: 'apacheconf.checkWithHttpd', arguments: [] });
+      assert.equal(r.ok, true, r.output);
+      assert.deepEqual(r.files, []);
+      assert.match(r.output, /Syntax OK/);
+    });
+
+    it('says so when the configured binary does not exist', async () => {
+      const dir = workspace({ 'httpd.conf': rootConf() });
+      const c = await client(dir, { settings: { validate: { debounceMs: 0 }, httpd: { path: path.join(dir, 'no-such-httpd') } } });
+      await assert.rejects(c.request('workspace/executeCommand', { command: 'apacheconf.checkWithHttpd', arguments: [] }), /not an executable file/);
+    });
+  });
+});
