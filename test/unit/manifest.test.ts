@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as path from 'path';
-import { DEFAULT_SETTINGS, MAX_DEBOUNCE_MS, SECTION } from '../../server/src/lsp/settings';
+import { CONFIGURATION_RULES, DEFAULT_SETTINGS, MAX_DEBOUNCE_MS, MAX_INCLUDE_DEPTH, MAX_INCLUDE_FILES, SECTION } from '../../server/src/lsp/settings';
 import { SERVER_COMMAND_IDS } from '../../server/src/lsp/commands';
 import { ALL_COMMAND_IDS, CLIENT_COMMANDS, LANGUAGE_ID, SERVER_COMMANDS } from '../../client/src/commands';
 import { RULES } from '../../server/src/rules';
@@ -13,6 +13,16 @@ import { FILE_CONTEXTS } from '../../server/src/model/context';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const README = fs.existsSync(path.join(ROOT, 'README.md')) ? fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8') : '';
+
+/** The rows of the README table under `## heading` (first cells, backticks removed). */
+function readmeTableKeys(heading: string): string[] {
+  const at = README.indexOf(`\n## ${heading}\n`);
+  if (at < 0) return [];
+  const end = README.indexOf('\n## ', at + 4);
+  const section = README.slice(at, end < 0 ? undefined : end);
+  return [...section.matchAll(/^\| `([^`]+)`/gm)].map((m) => m[1]);
+}
 const contributes = pkg.contributes ?? {};
 const properties: Record<string, { default?: unknown; enum?: unknown[]; maximum?: number; additionalProperties?: { enum?: unknown[] }; properties?: Record<string, { enum?: unknown[]; markdownDescription?: string; description?: string }> }> =
   contributes.configuration?.properties ?? {};
@@ -82,6 +92,12 @@ describe('package.json manifest', () => {
       assert.equal(pkg.capabilities?.untrustedWorkspaces?.supported, 'limited');
       assert.ok((pkg.capabilities.untrustedWorkspaces.description ?? '').length > 20);
     });
+
+    it('keeps the httpd binary setting out of untrusted workspaces, and hides Check with httpd there', () => {
+      assert.deepEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, [`${SECTION}.httpd.path`]);
+      const palette = (contributes.menus?.commandPalette ?? []).find((m: { command: string }) => m.command === SERVER_COMMANDS.checkWithHttpd);
+      assert.equal(palette?.when, 'isWorkspaceTrusted');
+    });
   });
 
   describe('settings', () => {
@@ -106,6 +122,15 @@ describe('package.json manifest', () => {
       assert.equal(properties[`${SECTION}.validate.debounceMs`].maximum, MAX_DEBOUNCE_MS);
     });
 
+    it('bounds the include limits as the server clamps them', () => {
+      assert.equal(properties[`${SECTION}.includes.maxFiles`].maximum, MAX_INCLUDE_FILES);
+      assert.equal(properties[`${SECTION}.includes.maxDepth`].maximum, MAX_INCLUDE_DEPTH);
+    });
+
+    it('lists every setting in the README settings table, and no other', () => {
+      assert.deepEqual(readmeTableKeys('Settings').sort(), Object.keys(properties).sort());
+    });
+
     it('offers the severity words the server accepts for any rule', () => {
       assert.deepEqual(properties[`${SECTION}.rules`].additionalProperties?.enum, [...SEVERITY_SETTINGS]);
     });
@@ -126,9 +151,21 @@ describe('package.json manifest', () => {
       });
     }
 
+    for (const rule of CONFIGURATION_RULES) {
+      it(`lists configuration rule ${rule.id} with its default, and the README rule table has it`, () => {
+        const p = ruleProps[rule.id];
+        assert.ok(p, `apacheconf.rules.properties has "${rule.id}"`);
+        assert.deepEqual(p.enum, [...SEVERITY_SETTINGS]);
+        const stated = /Default: (\w+)\./.exec(p.markdownDescription ?? p.description ?? '')?.[1];
+        assert.equal(stated, rule.defaultSeverity);
+        const row = new RegExp(`id="rule-${rule.id}"></a>\`${rule.id}\` \\| (\\w+) \\|`).exec(README);
+        assert.ok(row, `README rule table has a row for ${rule.id}`);
+        assert.equal(row[1], rule.defaultSeverity, `README gives ${rule.id} its default`);
+      });
+    }
+
     it('lists no rule that neither the registry nor the README rule table knows', () => {
-      const readme = fs.existsSync(path.join(ROOT, 'README.md')) ? fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8') : '';
-      const known = new Set([...RULES.map((r) => r.id), ...[...readme.matchAll(/id="rule-([a-z0-9-]+)"/g)].map((m) => m[1])]);
+      const known = new Set([...RULES.map((r) => r.id), ...[...README.matchAll(/id="rule-([a-z0-9-]+)"/g)].map((m) => m[1])]);
       for (const id of Object.keys(ruleProps)) assert.ok(known.has(id), `apacheconf.rules.properties.${id} is not a rule`);
     });
   });
@@ -156,6 +193,12 @@ describe('package.json manifest', () => {
       for (const key of Object.keys(CLIENT_COMMANDS)) {
         assert.match(source, new RegExp(`registerCommand\\(\\s*CLIENT_COMMANDS\\.${key}\\b`), `extension.ts registers CLIENT_COMMANDS.${key}`);
       }
+    });
+
+    it('the README lists every command under its palette title', () => {
+      const listed = readmeTableKeys('Commands');
+      for (const c of declared) assert.ok(listed.includes(`Apache: ${c.title}`), `README ## Commands has "Apache: ${c.title}"`);
+      assert.equal(listed.length, declared.length, 'no README command that the manifest does not declare');
     });
 
     it('palette conditions name declared commands only', () => {
