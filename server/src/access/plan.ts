@@ -735,32 +735,31 @@ function checkCandidate(original: AccessModel, rw: Rewritten, ctx: FileContext, 
 
 function groupsOf(model: AccessModel): Scope[][] {
   const act = model.scopes.filter((s) => s.compat || s.authz || s.authn.authType);
-  const parent = new Map<Scope, Scope>();
-  const find = (s: Scope): Scope => {
-    let r = s;
-    while (parent.get(r) && parent.get(r) !== r) r = parent.get(r)!;
-    // Path compression: later finds are one step.
-    for (let x = s; x !== r; ) {
-      const next = parent.get(x)!;
-      parent.set(x, r);
-      x = next;
+  // Union-find over indices (typed array, path halving): the pair loop below is quadratic in the
+  // number of access sections, so each step must be cheap; pairs already grouped are skipped.
+  const parent = new Int32Array(act.length);
+  for (let i = 0; i < act.length; i++) parent[i] = i;
+  const find = (i: number): number => {
+    while (parent[i] !== i) {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
     }
-    return r;
+    return i;
   };
-  for (const s of act) parent.set(s, s);
   for (let i = 0; i < act.length; i++) {
     for (let j = i + 1; j < act.length; j++) {
-      // Already in one group: the overlap test could not change anything.
-      if (find(act[i]) === find(act[j])) continue;
-      if (scopesOverlap(act[i], act[j])) parent.set(find(act[j]), find(act[i]));
+      const ri = find(i);
+      const rj = find(j);
+      if (ri === rj) continue;
+      if (scopesOverlap(act[i], act[j])) parent[rj] = ri;
     }
   }
-  const groups = new Map<Scope, Scope[]>();
-  for (const s of act) {
-    const r = find(s);
-    const g = groups.get(r) ?? [];
-    g.push(s);
-    groups.set(r, g);
+  const groups = new Map<number, Scope[]>();
+  for (let i = 0; i < act.length; i++) {
+    const r = find(i);
+    const g = groups.get(r);
+    if (g) g.push(act[i]);
+    else groups.set(r, [act[i]]);
   }
   return [...groups.values()].filter((g) => g.some((s) => s.compat));
 }
