@@ -3,6 +3,8 @@
 // diagnostics, a quick fix, hover, completion, the outline and every contributed command.
 // Waits are on editor events (diagnostics changes, document changes, promises), never on fixed sleeps.
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 
 const EXTENSION_ID = 'apacheconf.apacheconf';
@@ -65,6 +67,37 @@ async function openConfig(text: string, name = 'httpd.conf'): Promise<vscode.Tex
   if (doc.languageId !== LANGUAGE_ID) doc = await vscode.languages.setTextDocumentLanguage(doc, LANGUAGE_ID);
   await vscode.window.showTextDocument(doc);
   return doc;
+}
+
+/** Writes `text` to `rel` under the workspace folder and returns its uri (the file is not opened). */
+async function writeWorkspaceFile(rel: string, text: string): Promise<vscode.Uri> {
+  const folder = vscode.workspace.workspaceFolders![0].uri;
+  const uri = vscode.Uri.joinPath(folder, ...rel.split('/'));
+  await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
+  return uri;
+}
+
+/** Opens an existing file in an editor, in our language. */
+async function openExisting(uri: vscode.Uri): Promise<vscode.TextDocument> {
+  let doc = await vscode.workspace.openTextDocument(uri);
+  if (doc.languageId !== LANGUAGE_ID) doc = await vscode.languages.setTextDocumentLanguage(doc, LANGUAGE_ID);
+  await vscode.window.showTextDocument(doc);
+  return doc;
+}
+
+/** The httpd binary and its modules folder, when this machine has them. */
+function findHttpd(): { binary: string; modules: string } | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin'].filter(Boolean);
+  let binary: string | undefined;
+  for (const name of ['apache2', 'httpd']) {
+    binary = dirs.map((d) => path.join(d, name)).find((p) => fs.existsSync(p));
+    if (binary) break;
+  }
+  if (!binary) return undefined;
+  const modules = [process.env.APACHECONF_HTTPD_MODULES, '/usr/lib/apache2/modules', '/usr/lib64/httpd/modules', '/usr/lib/httpd/modules', path.resolve(path.dirname(binary), '..', 'modules')]
+    .filter((d): d is string => !!d)
+    .find((d) => fs.existsSync(path.join(d, 'mod_mpm_event.so')));
+  return modules ? { binary, modules } : undefined;
 }
 
 /** Where `needle` starts in the document, `delta` characters further. */
@@ -181,6 +214,72 @@ describe('apacheconf in a real VS Code', function () {
         await vscode.commands.executeCommand('apacheconf.migrateFile');
         assert.strictEqual(await changed, lines('<Location "/status">', '  Require all granted', '</Location>', '<Directory "/srv/private">', '    Require all denied', '</Directory>'));
         await diagnosticsWhere(doc.uri, (d) => !hasLegacy(d), 'no legacy-access finding');
+      },
+      'apacheconf.migrateWorkspace': async () => {
+        // A configuration of three files: the root, one open file and one that stays closed.
+        const legacy = lines('<Directory "/srv/a">', '    Order allow,deny', '    Allow from all', '</Directory>');
+        await writeWorkspaceFile('migrate-ws/httpd.conf', lines('LoadModule authz_core_module modules/mod_authz_core.so', 'Include conf.d/*.conf'));
+        const openUri = await writeWorkspaceFile('migrate-ws/conf.d/a.conf', 'RewriteEngine On\n' + legacy);
+        const closedUri = await writeWorkspaceFile('migrate-ws/conf.d/b.conf', legacy.replace('/srv/a', '/srv/b'));
+        const config = vscode.workspace.getConfiguration('apacheconf');
+        await config.update('rootFile', 'migrate-ws/httpd.conf', vscode.ConfigurationTarget.Workspace);
+        try {
+          const doc = await openExisting(openUri);
+          // module-not-loaded needs the include graph: once it shows, the server follows the root file.
+          await diagnosticsWhere(doc.uri, (d) => d.some((x) => codeOf(x) === 'module-not-loaded'), "module-not-loaded from the root file's graph");
+          const changed = textWhere(doc, (t) => !/Order/.test(t), 'free of Order lines');
+          const result = await vscode.commands.executeCommand<{ scope: string; files: Array<{ uri: string }>; applied: boolean }>(
+            'apacheconf.migrateWorkspace', { confirm: false });
+          assert.strictEqual(result.scope, 'configuration');
+          assert.strictEqual(result.applied, true);
+          assert.deepStrictEqual(result.files.map((f) => vscode.Uri.parse(f.uri).path).sort(), [openUri.path, closedUri.path].sort());
+          assert.strictEqual(await changed, 'RewriteEngine On\n' + lines('<Directory "/srv/a">', '    Require all granted', '</Directory>'));
+          const closed = await vscode.workspace.openTextDocument(closedUri);
+          assert.strictEqual(closed.getText(), lines('<Directory "/srv/b">', '    Require all granted', '</Directory>'));
+          await doc.save();
+          await closed.save();
+        } finally {
+          await config.update('rootFile', undefined, vscode.ConfigurationTarget.Workspace);
+        }
+      },
+      'apacheconf.explainAccess': async () => {
+        const doc = await openConfig(lines('<Location "/private">', '    Require ip 10.0.0.0/8', '</Location>'));
+        await diagnosticsWhere(doc.uri, () => true, 'the first diagnostics');
+        type Answer = { status: number; decision: string; steps: Array<{ uri: string; line: number; directive: string }> };
+        const ask = (ip: string) => vscode.commands.executeCommand<Answer>('apacheconf.explainAccess', { path: '/private/report.html', ip });
+        const denied = await ask('192.0.2.7');
+        assert.strictEqual(denied.status, 403);
+        assert.strictEqual(denied.decision, 'denied');
+        assert.deepStrictEqual(denied.steps.map((s) => [vscode.Uri.parse(s.uri).toString(), s.line, s.directive]), [[doc.uri.toString(), 1, 'Require ip 10.0.0.0/8']]);
+        const granted = await ask('10.2.3.4');
+        assert.strictEqual(granted.status, 200);
+      },
+      'apacheconf.checkWithHttpd': async () => {
+        const httpd = findHttpd();
+        if (!httpd) {
+          if (process.env.CI === 'true') assert.fail('no apache2/httpd with its modules on this machine (CI must have it)');
+          console.log('      (no apache2/httpd here: only the registration of checkWithHttpd is checked)');
+          return;
+        }
+        const site = await writeWorkspaceFile('httpd-check/conf.d/site.conf', lines('# a negative Require alone', '<Directory "/srv/www">', '    Require not ip 192.0.2.1', '</Directory>'));
+        await writeWorkspaceFile('httpd-check/httpd.conf', lines(
+          `LoadModule mpm_event_module ${httpd.modules}/mod_mpm_event.so`,
+          `LoadModule authz_core_module ${httpd.modules}/mod_authz_core.so`,
+          `LoadModule authz_host_module ${httpd.modules}/mod_authz_host.so`,
+          'ServerName localhost',
+          'Listen 127.0.0.1:8080',
+          'ErrorLog /dev/null',
+          'Include conf.d/*.conf'));
+        const folder = vscode.workspace.workspaceFolders![0].uri;
+        const root = await openExisting(vscode.Uri.joinPath(folder, 'httpd-check', 'httpd.conf'));
+        await diagnosticsWhere(root.uri, () => true, 'the root file\'s diagnostics');
+        const found = diagnosticsWhere(site, (d) => d.some((x) => x.source === 'httpd'), 'an httpd diagnostic on the included file');
+        const result = await vscode.commands.executeCommand<{ ok: boolean; rootFrom: string }>('apacheconf.checkWithHttpd');
+        assert.strictEqual(result.ok, false);
+        assert.strictEqual(result.rootFrom, 'this file');
+        const diag = (await found).find((x) => x.source === 'httpd')!;
+        assert.strictEqual(diag.range.start.line, 2, 'on the Require not line');
+        assert.strictEqual(diag.severity, vscode.DiagnosticSeverity.Error);
       },
       'apacheconf.restartServer': async () => {
         const doc = await openConfig(LEGACY);
