@@ -166,6 +166,31 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       assert.ok(codes(p.diagnostics).includes('newer-than-target'), 'the rest is still reported');
     });
 
+    it('reads the project file again when the client reports it changed on disk, and a root file that appears', async () => {
+      const files: Record<string, string> = { ...WORKSPACE };
+      delete files['.apacheconf.json'];
+      delete files['httpd.conf'];
+      const dir = workspace(files);
+      const c = await client(dir);
+      const uri = fileUri(path.join(dir, 'vhost.d', 'site.conf'));
+      await c.open(uri, SITE_CONF);
+      const first = await c.diagnosticsFor(uri, 1);
+      assert.ok(!codes(first).includes('newer-than-target') && !codes(first).includes('module-not-loaded'));
+      // Without a root the file is server context: Listen is offered.
+      assert.ok((await completionLabels(c, uri, 0, 0)).includes('Listen'));
+
+      fs.writeFileSync(path.join(dir, '.apacheconf.json'), JSON.stringify({ httpdVersion: '2.4.6' }));
+      let seen = c.publishedFor(uri).length;
+      await c.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: fileUri(path.join(dir, '.apacheconf.json')), type: 1 }] });
+      await c.waitForDiagnostics(uri, (p) => codes(p.diagnostics).includes('newer-than-target'), seen);
+
+      fs.writeFileSync(path.join(dir, 'httpd.conf'), ROOT_CONF);
+      seen = c.publishedFor(uri).length;
+      await c.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: fileUri(path.join(dir, 'httpd.conf')), type: 1 }] });
+      await c.waitForDiagnostics(uri, (p) => codes(p.diagnostics).includes('module-not-loaded'), seen);
+      assert.ok(!(await completionLabels(c, uri, 0, 0)).includes('Listen'), 'now a virtual host body');
+    });
+
     it('reads nothing from disk when the client says the workspace is untrusted', async () => {
       const dir = workspace();
       const c = await client(dir, { initializationOptions: { trusted: false } });

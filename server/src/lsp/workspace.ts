@@ -14,7 +14,7 @@
 import * as fs from 'fs';
 import * as nodePath from 'path';
 import { decode, type ConfigDocument } from '../syntax';
-import { findRootFile, loadConfigGraph, type ConfigGraph, type WorkspaceFile, type WorkspaceHost } from '../model/workspace';
+import { findRootFile, loadConfigGraph, ROOT_CANDIDATES, type ConfigGraph, type WorkspaceFile, type WorkspaceHost } from '../model/workspace';
 import { ProjectFiles, PROJECT_FILE, type ProjectConfig } from '../model/project';
 import { checkConfiguration, type WorkspaceFinding } from '../rules/workspace';
 import { DEFAULT_SETTINGS, type LspSettings } from './settings';
@@ -212,12 +212,22 @@ export class ConfigWorkspace {
         const dir = nodePath.dirname(path);
         const serverRoot = conf.graph.serverRoot;
         if (conf.graph.edges.some((e) => e.targets.some((t) => nodePath.dirname(t) === dir) || includeDirs(e.directive.args[0]?.value, serverRoot).includes(dir))) out.add(folder);
-      } else if (this.folderOf(path) === folder) {
-        // No root yet: a root file may just have been created.
+      } else if (this.couldBeRoot(folder, conf, path)) {
+        // No root yet: this may be the root file, just created.
         out.add(folder);
       }
     }
     return [...out];
+  }
+
+  /** Whether `path` is where the root file of a folder without one would be (the setting, the project file, a conventional name). */
+  private couldBeRoot(folder: string, conf: FolderConfiguration, path: string): boolean {
+    const wanted = [
+      this.settings.rootFile ? this.resolve(folder, this.settings.rootFile) : undefined,
+      conf.project?.rootFile,
+      ...[folder, conf.serverRoot].flatMap((base) => (base ? ROOT_CANDIDATES.map((c) => nodePath.join(base, c)) : [])),
+    ];
+    return wanted.includes(path);
   }
 
   private realPath(p: string): string {
