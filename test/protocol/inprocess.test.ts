@@ -220,26 +220,49 @@ describe('lsp building blocks', () => {
   describe('ValidationScheduler', () => {
     it('with no delay, runs at once; a pending run is replaced by a newer one', async () => {
       const runs: string[] = [];
-      let delay = 0;
-      const s = new ValidationScheduler((uri) => runs.push(uri), () => delay);
+      const s = new ValidationScheduler((uri) => runs.push(uri), () => 0);
       s.schedule('a');
-      assert.deepEqual(runs, ['a']);
-      delay = 1;
+      s.schedule('a');
+      assert.deepEqual(runs, ['a', 'a']);
       let done!: () => void;
       const finished = new Promise<void>((r) => (done = r));
       const s2 = new ValidationScheduler((uri) => {
         runs.push(uri);
-        done();
-      }, () => delay);
-      s2.schedule('b');
-      s2.schedule('b');
+        if (runs.length === 4) done();
+      }, () => 5);
+      s2.schedule('b'); // after a quiet spell: at once
+      assert.deepEqual(runs, ['a', 'a', 'b']);
+      s2.schedule('b'); // in the burst: waits
+      s2.schedule('b'); // replaces the waiting one
       assert.equal(s2.pending('b'), true);
       await finished;
-      assert.deepEqual(runs, ['a', 'b']);
+      assert.deepEqual(runs, ['a', 'a', 'b', 'b']);
       s2.schedule('c');
-      s2.cancel('c');
+      s2.schedule('c');
+      s2.forget('c');
       s2.dispose();
       assert.equal(s2.pending('c'), false);
+    });
+
+    it('leading and trailing: the first change of a quiet spell at once, a burst once after the pause', () => {
+      const table: Array<{ name: string; events: Array<[number, 'change']>; delay: number; immediate: number; waiting: boolean }> = [
+        { name: 'a single edit', events: [[1000, 'change']], delay: 150, immediate: 1, waiting: false },
+        { name: 'two edits 10 ms apart', events: [[1000, 'change'], [1010, 'change']], delay: 150, immediate: 1, waiting: true },
+        { name: 'two edits 200 ms apart', events: [[1000, 'change'], [1200, 'change']], delay: 150, immediate: 2, waiting: false },
+        { name: 'a burst of five', events: [[1000, 'change'], [1020, 'change'], [1040, 'change'], [1060, 'change'], [1080, 'change']], delay: 150, immediate: 1, waiting: true },
+      ];
+      for (const c of table) {
+        let now = 0;
+        const runs: number[] = [];
+        const s = new ValidationScheduler(() => runs.push(now), () => c.delay, () => now);
+        for (const [t] of c.events) {
+          now = t;
+          s.schedule('u');
+        }
+        assert.equal(runs.length, c.immediate, c.name);
+        assert.equal(s.pending('u'), c.waiting, c.name);
+        s.dispose();
+      }
     });
   });
 

@@ -56,22 +56,33 @@ export class AnalysisCache {
 /** One pending validation per uri; a new change restarts that document's timer. */
 export class ValidationScheduler {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** When each document was last validated (ms). */
+  private readonly lastRun = new Map<string, number>();
 
   constructor(
     private readonly run: (uri: string) => void,
     private readonly delayMs: () => number,
+    private readonly clock: () => number = Date.now,
   ) {}
 
+  /**
+   * Leading and trailing: a change after a quiet spell (no validation within the delay, none
+   * waiting) is validated at once, so a single edit shows its diagnostics without waiting; the
+   * changes of a burst of typing wait for a pause of `delay` ms and are validated once.
+   */
   schedule(uri: string): void {
+    const waiting = this.timers.has(uri);
     this.cancel(uri);
     const delay = this.delayMs();
-    if (delay <= 0) {
-      this.run(uri);
+    const now = this.clock();
+    const last = this.lastRun.get(uri);
+    if (delay <= 0 || (!waiting && (last === undefined || now - last >= delay))) {
+      this.runNow(uri);
       return;
     }
     const t = setTimeout(() => {
       this.timers.delete(uri);
-      this.run(uri);
+      this.runNow(uri);
     }, delay);
     this.timers.set(uri, t);
   }
@@ -79,7 +90,18 @@ export class ValidationScheduler {
   /** Runs now, dropping a pending timer for the same document. */
   now(uri: string): void {
     this.cancel(uri);
+    this.runNow(uri);
+  }
+
+  private runNow(uri: string): void {
+    this.lastRun.set(uri, this.clock());
     this.run(uri);
+  }
+
+  /** Forget a closed document. */
+  forget(uri: string): void {
+    this.cancel(uri);
+    this.lastRun.delete(uri);
   }
 
   cancel(uri: string): void {
@@ -97,5 +119,6 @@ export class ValidationScheduler {
   dispose(): void {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
+    this.lastRun.clear();
   }
 }

@@ -148,7 +148,7 @@ export class ApacheConfServer {
     this.documents.onDidClose((e) => {
       const uri = e.document.uri;
       this.openedAt.delete(uri);
-      this.validation.cancel(uri);
+      this.validation.forget(uri);
       this.cache.delete(uri);
       // What httpd said about the file stays listed (as for any file that is not open).
       void this.send(() => c.sendDiagnostics({ uri, diagnostics: this.httpdFor(uri) }));
