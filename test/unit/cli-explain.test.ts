@@ -70,6 +70,57 @@ describe('CLI explain', () => {
     });
   }
 
+  describe('which virtual host answers', () => {
+    let vdir: string;
+    before(() => {
+      vdir = fs.mkdtempSync(path.join(os.tmpdir(), 'apacheconf-explain-vh-'));
+      fs.writeFileSync(
+        path.join(vdir, 'httpd.conf'),
+        [
+          'Listen 80',
+          'Listen 443',
+          '<VirtualHost *:443>',
+          '  ServerName secure.example',
+          '  <Location />',
+          '    Require ip 10.0.0.1',
+          '  </Location>',
+          '</VirtualHost>',
+          '<VirtualHost *:80>',
+          '  <Location />',
+          '    Require ip 10.0.0.2',
+          '  </Location>',
+          '</VirtualHost>',
+          '<VirtualHost *:80>',
+          '  ServerName www.example',
+          '  ServerAlias *.example.org',
+          '  <Location />',
+          '    Require ip 10.0.0.3',
+          '  </Location>',
+          '</VirtualHost>',
+          '',
+        ].join('\n'),
+      );
+    });
+    after(() => fs.rmSync(vdir, { recursive: true, force: true }));
+    const table: Array<{ name: string; host?: string; granted: string; note?: RegExp }> = [
+      { name: 'no Host: the first host on port 80 (it has no ServerName)', granted: '10.0.0.2', note: /first virtual host on port 80/ },
+      { name: 'Host by ServerName', host: 'www.example', granted: '10.0.0.3' },
+      { name: 'Host by a ServerAlias wildcard', host: 'a.example.org', granted: '10.0.0.3' },
+      { name: 'an unknown Host: the first host on the port', host: 'nobody.example', granted: '10.0.0.2', note: /no virtual host on port 80 is named/ },
+      { name: 'the port in the Host picks the 443 hosts', host: 'secure.example:443', granted: '10.0.0.1' },
+    ];
+    for (const c of table) {
+      it(c.name, async () => {
+        for (const ip of ['10.0.0.1', '10.0.0.2', '10.0.0.3']) {
+          const args = ['httpd.conf', '--url', '/', '--from', ip, '--format', 'json', ...(c.host ? ['--header', `Host:${c.host}`] : [])];
+          const j = JSON.parse((await run(args, vdir)).out);
+          assert.equal(j.status, ip === c.granted ? 200 : 403, `${ip}: ${JSON.stringify(j)}`);
+          if (c.note) assert.match(j.note ?? '', c.note);
+        }
+      });
+    }
+  });
+
   it('prints the outcome and the deciding lines as text', async () => {
     const r = await run(['httpd.conf', '--url', '/old/', '--from', '198.51.100.7'], dir);
     assert.equal(r.code, 0);

@@ -513,6 +513,8 @@ export interface Request {
   documentRoot?: string;
   /** The <VirtualHost> by ServerName (server context files); default: the main server. */
   serverName?: string;
+  /** Or the <VirtualHost> by the offset of its open tag (one without a ServerName can be picked too). */
+  vhostStart?: number;
   /** Values of <If> conditions by the section's start offset; unknown when absent. */
   ifs?: Record<number, boolean>;
   /** For explain of .htaccess files: the directory the file sits in (default: every path is under it). */
@@ -687,7 +689,12 @@ export function explainModel(model: AccessModel, request: Request): Evaluation {
   const addr = parseClient(ipText);
   if (!addr) throw new Error(`not an IP address: ${ipText}`);
   const vhosts = model.scopes.filter((s) => s.kind === 'virtualhost');
-  const vhost = request.serverName ? vhosts.find((v) => serverNameOf(v) === request.serverName) ?? null : null;
+  const vhost =
+    request.vhostStart !== undefined
+      ? vhosts.find((v) => v.section?.open.start === request.vhostStart) ?? null
+      : request.serverName
+        ? vhosts.find((v) => serverNameOf(v) === request.serverName) ?? null
+        : null;
   const uri = decodePath(request.path);
   const filename = fileOf(model, request, vhost);
   const headers = new Map<string, string>();

@@ -91,25 +91,49 @@ function namesOf(vhost: SectionNode): { serverName: string | null; aliases: stri
   return { serverName, aliases };
 }
 
-/** The virtual host a Host header picks (ServerName, then ServerAlias with wildcards), else the first one. */
-export function pickVirtualHost(doc: ConfigDocument, host: string | undefined): { vhost: SectionNode | null; serverName?: string; note?: string } {
+/** The ports a <VirtualHost> listens on ('*' for any), from its addresses. */
+function portsOf(vhost: SectionNode): string[] {
+  return vhost.args.map((a) => {
+    const v = unquote(a.value);
+    const m = /:(\d+|\*)$/.exec(v);
+    return m && !v.endsWith(']') ? m[1] : '*';
+  });
+}
+
+/** The port a request without one in its Host arrives on: 80 when the server listens there (or says nothing), else its first Listen port. */
+function defaultPort(doc: ConfigDocument): string {
+  const ports: string[] = [];
+  for (const n of scopeNodes(doc.children, null)) {
+    if (n.type !== 'directive' || n.key !== 'listen' || !n.args[0]) continue;
+    const m = /(?:^|:)(\d+)$/.exec(unquote(n.args[0].value));
+    if (m) ports.push(m[1]);
+  }
+  return !ports.length || ports.includes('80') ? '80' : ports[0];
+}
+
+/**
+ * The virtual host httpd picks for a request: among those listening on the request's port (from
+ * the Host header, else 80 or the first Listen port), the one whose ServerName or ServerAlias is the Host, else the first
+ * of them (name-based hosting's default). None listening on that port: the main server.
+ */
+export function pickVirtualHost(doc: ConfigDocument, host: string | undefined): { vhost: SectionNode | null; note?: string } {
   const vhosts = virtualHosts(doc);
-  if (!host || !vhosts.length) {
-    return vhosts.length
-      ? { vhost: null, note: 'no Host header given: the main server answers (pass --header Host:NAME for a virtual host)' }
-      : { vhost: null };
+  if (!vhosts.length) return { vhost: null };
+  const portMatch = host ? /:(\d+)$/.exec(host) : null;
+  const port = portMatch ? portMatch[1] : defaultPort(doc);
+  const candidates = vhosts.filter((v) => portsOf(v).some((p) => p === '*' || p === port));
+  if (!candidates.length) return { vhost: null, note: `no <VirtualHost> listens on port ${port}: the main server answers` };
+  const named = candidates.map((v) => ({ v, ...namesOf(v) }));
+  const label = (n: { v: SectionNode; serverName: string | null }) => n.serverName ?? `<VirtualHost ${n.v.args.map((a) => a.value).join(' ')}> on line ${n.v.open.line + 1}`;
+  if (!host) {
+    return { vhost: named[0].v, note: `no Host header given: the first virtual host on port ${port} (${label(named[0])}) answers, as in name-based hosting; pass --header Host:NAME for another` };
   }
   const name = host.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
-  const named = vhosts.map((v) => ({ v, ...namesOf(v) }));
   const hit =
     named.find((n) => n.serverName?.toLowerCase() === name) ??
-    named.find((n) => n.aliases.some((a) => fnmatchPath(a.toLowerCase(), name) || a.toLowerCase() === name));
-  if (hit?.serverName) return { vhost: hit.v, serverName: hit.serverName };
-  const first = named[0];
-  if (first.serverName) {
-    return { vhost: first.v, serverName: first.serverName, note: `no virtual host is named ${host}: the first one (${first.serverName}) answers, as in name-based hosting` };
-  }
-  return { vhost: null, note: `no virtual host is named ${host}, and the first one has no ServerName: the main server's sections were used` };
+    named.find((n) => n.aliases.some((a) => a.toLowerCase() === name || fnmatchPath(a.toLowerCase(), name)));
+  if (hit) return { vhost: hit.v };
+  return { vhost: named[0].v, note: `no virtual host on port ${port} is named ${host}: the first one (${label(named[0])}) answers, as in name-based hosting` };
 }
 
 function components(p: string): string[] {
@@ -285,9 +309,10 @@ export function explainOnDisk(input: DiskExplainInput): ExplainResult & { htacce
   const q: ExplainQuery = { ...input.query };
   const notes: string[] = [];
   const hostHeader = input.host ?? Object.entries(q.headers ?? {}).find(([k]) => k.toLowerCase() === 'host')?.[1];
-  const picked = context === 'server' ? pickVirtualHost(flat.doc, hostHeader) : { vhost: null as SectionNode | null };
-  if ('serverName' in picked && picked.serverName) q.serverName = picked.serverName;
-  if ('note' in picked && picked.note) notes.push(picked.note);
+  const picked: { vhost: SectionNode | null; note?: string } = context === 'server' ? pickVirtualHost(flat.doc, hostHeader) : { vhost: null };
+  // The chosen host by its open tag (the .htaccess splice goes after it, so its offset stays put).
+  if (picked.vhost) q.vhostStart = picked.vhost.open.start;
+  if (picked.note) notes.push(picked.note);
   if (flat.truncated) notes.push('the configuration is larger than the limits: part of it was not read');
 
   let text = flat.doc.text;

@@ -94,6 +94,8 @@ export interface ExplainQuery {
   env?: Record<string, string>;
   /** The document root on disk the URL maps onto (overrides DocumentRoot). */
   documentRoot?: string;
+  /** The <VirtualHost> that answers, by the offset of its open tag (wins over serverName). */
+  vhostStart?: number;
 }
 
 export interface ExplainStep {
@@ -128,6 +130,7 @@ export function buildRequest(q: ExplainQuery): Request {
   if (q.headers && Object.keys(q.headers).length) r.headers = { ...q.headers };
   if (q.env && Object.keys(q.env).length) r.env = { ...q.env };
   if (q.documentRoot) r.documentRoot = q.documentRoot;
+  if (q.vhostStart !== undefined) r.vhostStart = q.vhostStart;
   if (credentials.kind === 'valid' && q.groups?.length) {
     const groups: Record<string, string[]> = {};
     for (const g of q.groups) groups[g] = [credentials.user];
