@@ -15,6 +15,11 @@ PLAYWRIGHT_SPEC=${PLAYWRIGHT_SPEC:-1.x}
 STAMP="$DEST/.installed"
 WANT="code-server=$CODE_SERVER_VERSION node=$NODE24_SPEC playwright-core=$PLAYWRIGHT_SPEC"
 
+# Two installs into the same folder at once break each other's native builds: the second waits.
+mkdir -p "$(dirname "$DEST")"
+exec 9>"$DEST.lock"
+flock 9
+
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$WANT" ] && [ -x "$DEST/code-server/node_modules/.bin/code-server" ]; then
   echo "code-server toolchain already in $DEST"
   exit 0
