@@ -13,7 +13,7 @@
  */
 import type { ConfigDocument, DirectiveNode, SectionNode, Token } from '../syntax';
 import type { FileContext } from '../model/context';
-import { readersOf, type Reader } from '../model/guards';
+import { readersInside, type Reader } from '../model/guards';
 import { getProvider } from '../facts/providers';
 import { classifyHostToken, parseRequireIp, type HostToken, type Subnet } from './addr';
 
@@ -229,7 +229,6 @@ export interface AccessModel {
   /** The scope of a section (scope sections only). */
   scopeOfSection: Map<SectionNode, Scope>;
   /** The scope of each directive that is read. */
-  scopeOfDirective: Map<DirectiveNode, Scope>;
   problems: Problem[];
   /** Provider names declared by <AuthzProviderAlias> in this file. */
   aliases: Set<string>;
@@ -281,7 +280,6 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
   const problems: Problem[] = [];
   const scopes: Scope[] = [];
   const scopeOfSection = new Map<SectionNode, Scope>();
-  const scopeOfDirective = new Map<DirectiveNode, Scope>();
   const aliases = new Set<string>();
   for (const s of doc.sections) {
     if (s.key === 'authzprovideralias' && s.args.length >= 2) aliases.add(s.args[1].value);
@@ -338,9 +336,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
   const readBy = (node: { parent: SectionNode | null }): boolean => {
     let r = readByParent.get(node.parent);
     if (r === undefined) {
-      const chain: SectionNode[] = [];
-      for (let p = node.parent; p; p = p.parent) chain.push(p);
-      r = readersOf(chain).has(reader);
+      r = readersInside(node.parent).has(reader);
       readByParent.set(node.parent, r);
     }
     return r;
@@ -360,41 +356,41 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
     return a.root;
   };
 
+  const report = (d: DirectiveNode, message: string, code: ProblemCode, start = d.start, end = d.end) =>
+    problems.push({ kind: COMPAT_KEYS.has(d.key) ? 'invalid-compat' : 'invalid-require', code, message, start, end, directive: d });
+
   const directive = (d: DirectiveNode, ctx: Ctx) => {
     const sc = ctx.scope;
     sc.directives.push(d);
-    scopeOfDirective.set(d, sc);
     const k = d.key;
-    const err = (message: string, code: ProblemCode, start = d.start, end = d.end) =>
-      problems.push({ kind: COMPAT_KEYS.has(k) ? 'invalid-compat' : 'invalid-require', code, message, start, end, directive: d });
     if (COMPAT_KEYS.has(k)) {
       const c = compatOf(sc);
       c.directives.push(d);
       if (k === 'order') {
         if (d.args.length !== 1) {
-          err(`Order takes exactly one argument (allow,deny, deny,allow or mutual-failure, without spaces); httpd refuses "${d.args.map((a) => a.raw).join(' ')}".`, 'order-args');
+          report(d, `Order takes exactly one argument (allow,deny, deny,allow or mutual-failure, without spaces); httpd refuses "${d.args.map((a) => a.raw).join(' ')}".`, 'order-args');
           return;
         }
         const v = d.args[0].value.toLowerCase();
         if (v !== 'allow,deny' && v !== 'deny,allow' && v !== 'mutual-failure') {
-          err(`unknown order "${d.args[0].value}": httpd accepts allow,deny, deny,allow or mutual-failure.`, 'order-value');
+          report(d, `unknown order "${d.args[0].value}": httpd accepts allow,deny, deny,allow or mutual-failure.`, 'order-value');
           return;
         }
         c.orders.push({ order: v as Order, mask: ctx.mask, directive: d });
       } else if (k === 'satisfy') {
         const v = d.args.length === 1 ? d.args[0].value.toLowerCase() : '';
         if (v !== 'any' && v !== 'all') {
-          err("Satisfy either 'any' or 'all'.", 'satisfy-value');
+          report(d, "Satisfy either 'any' or 'all'.", 'satisfy-value');
           return;
         }
         c.satisfies.push({ any: v === 'any', mask: ctx.mask, directive: d });
       } else {
         if (!d.args.length || d.args[0].value.toLowerCase() !== 'from') {
-          err("allow and deny must be followed by 'from'", 'allow-from');
+          report(d, "allow and deny must be followed by 'from'", 'allow-from');
           return;
         }
         if (d.args.length < 2) {
-          err(`${d.name.value} requires at least two arguments`, 'allow-args');
+          report(d, `${d.name.value} requires at least two arguments`, 'allow-args');
           return;
         }
         for (const t of d.args.slice(1)) {
@@ -419,13 +415,14 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
       }
       const p = d.args[i];
       if (!p) {
-        err(negated ? 'Require not needs a provider name.' : 'Require takes at least one argument.', 'require-args');
+        report(d, negated ? 'Require not needs a provider name.' : 'Require takes at least one argument.', 'require-args');
         return;
       }
       const provider = p.value;
       if (!getProvider(provider) && !aliases.has(provider)) {
         const lower = getProvider(provider.toLowerCase());
-        err(
+        report(
+          d,
           lower
             ? `Unknown Authz provider: ${provider} (provider names are case-sensitive: write ${lower.name})`
             : `Unknown Authz provider: ${provider} (not a stock provider; httpd refuses it unless a module or <AuthzProviderAlias> defines it)`,
@@ -442,15 +439,16 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
           if (r.ok) leaf.subnets.push(r.subnet);
           else problems.push({ kind: 'invalid-require', code: 'require-ip', message: r.message, start: t.start, end: t.end, directive: d });
         }
-        if (!leaf.args.length) err('Require ip needs at least one address.', 'require-ip');
+        if (!leaf.args.length) report(d, 'Require ip needs at least one address.', 'require-ip');
       } else if (provider === 'all') {
         const v = leaf.args.map((a) => a.value.toLowerCase());
-        if (v.length !== 1 || (v[0] !== 'granted' && v[0] !== 'denied')) err("Require all must be followed by 'granted' or 'denied'.", 'require-all');
+        if (v.length !== 1 || (v[0] !== 'granted' && v[0] !== 'denied')) report(d, "Require all must be followed by 'granted' or 'denied'.", 'require-all');
       } else if (provider === 'valid-user' || provider === 'local' || provider === 'file-owner' || provider === 'file-group' || provider === 'dbm-file-group') {
         // These take no argument; httpd ignores what follows for most of them.
       }
       if (negated && parent.op !== 'all') {
-        err(
+        report(
+          d,
           parent.section
             ? `negative Require directive has no effect in <${parent.section.name.value}> directive`
             : 'negative Require directive has no effect in <RequireAny> directive (a section\'s Require lines are an implicit <RequireAny>: put `Require not` inside <RequireAll> with a positive line)',
@@ -465,7 +463,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
       a.directives.push(d);
       const v = d.args[0]?.value.toLowerCase();
       if (d.args.length !== 1 || (v !== 'off' && v !== 'and' && v !== 'or')) {
-        err('AuthMerging takes Off, And or Or.', 'authmerging-value');
+        report(d, 'AuthMerging takes Off, And or Or.', 'authmerging-value');
         return;
       }
       a.merging = v as Merging;
@@ -577,7 +575,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
   // httpd stops at the first error: AH01624 on a container already refused while parsing is noise.
   const refused = new Set(problems.filter((p) => p.code !== 'only-negative' && p.section).map((p) => p.section));
   for (let i = problems.length - 1; i >= 0; i--) if (problems[i].code === 'only-negative' && refused.has(problems[i].section)) problems.splice(i, 1);
-  return { doc, context, reader, scopes, scopeOfSection, scopeOfDirective, problems, aliases };
+  return { doc, context, reader, scopes, scopeOfSection, problems, aliases };
 }
 
 /** authz_core_check_section after the same flattening httpd does (spec §3.4). */

@@ -79,7 +79,9 @@ const BUILTIN = new Set(BUILTIN_SOURCES.map((s) => s.toLowerCase()));
 
 /** A directive by name, any case; section names with or without `<`, `</` and `>`. */
 export function getDirective(name: string): DirectiveFact | undefined {
-  // Fast path: a plain name (what the rules pass for every directive of a file).
+  // Fast paths: a directive's key (already lower case, nothing to allocate), then a plain name.
+  const exact = DIRECTIVE_INDEX.get(name);
+  if (exact) return exact;
   const direct = DIRECTIVE_INDEX.get(name.toLowerCase());
   if (direct) return direct;
   const key = name.trim().replace(/^<\/?/, '').replace(/>$/, '').toLowerCase();

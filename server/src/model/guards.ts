@@ -119,3 +119,29 @@ export function isOnly22(sections: readonly SectionNode[]): boolean {
   const r = readersOf(sections);
   return !r.has('httpd24') && !r.has('httpd24compat');
 }
+
+const EVERY_READER: ReadonlySet<Reader> = new Set(ALL_READERS);
+const READERS_INSIDE = new WeakMap<SectionNode, ReadonlySet<Reader>>();
+
+/**
+ * The servers that read what a section holds (`null`: the file's top level, read by all), the
+ * same answer as readersOf over the section and its ancestors. Remembered per section: every
+ * rule asks it for every directive, and a tree does not change once parsed. The set is shared:
+ * read it, never change it.
+ */
+export function readersInside(section: SectionNode | null): ReadonlySet<Reader> {
+  if (!section) return EVERY_READER;
+  let r = READERS_INSIDE.get(section);
+  if (r) return r;
+  const outer = readersInside(section.parent);
+  const own = readersOf([section]);
+  r = own.size === ALL_READERS.length ? outer : new Set([...outer].filter((x) => own.has(x)));
+  READERS_INSIDE.set(section, r);
+  return r;
+}
+
+/** isOnly22 for what a section holds, remembered (see readersInside). */
+export function only22Inside(section: SectionNode | null): boolean {
+  const r = readersInside(section);
+  return !r.has('httpd24') && !r.has('httpd24compat');
+}

@@ -60,7 +60,7 @@ export const removedDirectiveRule: Rule = {
   check({ doc }) {
     const out: Finding[] = [];
     for (const d of doc.directives) {
-      const fact = getDirective(d.name.value);
+      const fact = getDirective(d.key);
       if (!fact || fact.status !== 'removed') continue;
       const only22 = in22Branch(d);
       let message = `${code(fact.name)} was removed in httpd 2.4, which refuses to start with it (an .htaccess file with it answers 500).`;

@@ -7,7 +7,7 @@
  */
 import type { ConfigDocument, DirectiveNode, OffsetEdit, SectionNode } from '../syntax';
 import { ancestors } from '../model/context';
-import { isOnly22, readersOf, type Reader } from '../model/guards';
+import { only22Inside, readersInside, type Reader } from '../model/guards';
 
 /** Sections that only filter or group what they hold, without a merge of their own. */
 export const TRANSPARENT = new Set([
@@ -23,12 +23,12 @@ export function scopeOf(node: { parent: SectionNode | null }): SectionNode | nul
 
 /** True when only httpd 2.2 reads the node (a `<IfModule !mod_authz_core.c>` branch and the like). */
 export function in22Branch(node: { parent: SectionNode | null }): boolean {
-  return isOnly22(ancestors(node));
+  return only22Inside(node.parent);
 }
 
 /** The servers that read the node. */
-export function readers(node: { parent: SectionNode | null }): Set<Reader> {
-  return readersOf(ancestors(node));
+export function readers(node: { parent: SectionNode | null }): ReadonlySet<Reader> {
+  return readersInside(node.parent);
 }
 
 /** Directives grouped by their scope (null = top level), in document order. */

@@ -35,7 +35,7 @@ export const unknownDirectiveRule: Rule = {
     for (const d of doc.directives) {
       const name = d.name.value;
       if (!name || /[$%{}@]/.test(name)) continue;
-      if (getDirective(name)) continue;
+      if (getDirective(d.key)) continue;
       if (inThirdPartyModule(d) || in22Branch(d) || inMacro(d)) continue;
       const guess = suggestDirective(name);
       if (guess) {

@@ -101,12 +101,12 @@ export const changedBehaviorRule: Rule = {
   summary: 'Accepted by 2.4 but working differently: piped logs without a shell, CRLs not checked without `SSLCARevocationCheck` (both with fixes), and things to review (`CacheIgnoreURLSessionIdentifiers`, `CacheEnable /` with a forward proxy, `LDAPTrustedClientCert`, `DavLockDB`, scgi PATH_INFO).',
   check({ doc }) {
     const out: Finding[] = [];
-    const eol = eolOf(doc.text);
+    let eolMemo: string | undefined;
+    const eolText = (): string => (eolMemo ??= eolOf(doc.text));
     const forwardProxy = doc.directives.some((d) => d.key === 'proxyrequests' && d.args[0]?.value.toLowerCase() === 'on');
     const hasRevocationCheck = doc.directives.some((d) => d.key === 'sslcarevocationcheck');
     let crlReported = false;
     for (const d of doc.directives) {
-      const fixable = () => !in22Branch(d);
       if (LOG_DIRECTIVES.has(d.key) && d.args[0]) {
         const target = d.args[0];
         const v = target.value;
@@ -120,11 +120,12 @@ export const changedBehaviorRule: Rule = {
             end: target.end,
             ...only22(d),
             data: { directive: d.name.value, kind: 'piped-log' },
-            ...(fixable() ? { fixes: [{ title: 'Run the command through the shell (|$), as 2.2 did', edits: [{ start: bar, end: bar + 1, newText: '|$' }], preferred: true }] } : {}),
+            ...(!in22Branch(d) ? { fixes: [{ title: 'Run the command through the shell (|$), as 2.2 did', edits: [{ start: bar, end: bar + 1, newText: '|$' }], preferred: true }] } : {}),
           });
         }
       } else if ((d.key === 'sslcarevocationfile' || d.key === 'sslcarevocationpath') && !hasRevocationCheck && !crlReported) {
         crlReported = true;
+        const eol = eolText();
         const indent = indentOf(doc.text, d.lineStart);
         out.push({
           rule: 'changed-behavior',
@@ -134,7 +135,7 @@ export const changedBehaviorRule: Rule = {
           end: d.name.end,
           ...only22(d),
           data: { directive: d.name.value, kind: 'crl-check' },
-          ...(fixable() ? { fixes: [{ title: 'Add SSLCARevocationCheck chain (what 2.2 did)', edits: [{ start: d.lineEnd, end: d.lineEnd, newText: `${indent}SSLCARevocationCheck chain${eol}` }], preferred: true }] } : {}),
+          ...(!in22Branch(d) ? { fixes: [{ title: 'Add SSLCARevocationCheck chain (what 2.2 did)', edits: [{ start: d.lineEnd, end: d.lineEnd, newText: `${indent}SSLCARevocationCheck chain${eol}` }], preferred: true }] } : {}),
         });
         if (doc.text.slice(d.lineStart, d.lineEnd).endsWith('\n') === false) {
           // The directive is the file's last line without a line break: put one before the new line.
@@ -177,7 +178,7 @@ export const changedDefaultRule: Rule = {
     // Only a configuration written for 2.2 relies on 2.2's defaults: one that still uses a
     // directive 2.4 removed, renamed, ignores or keeps only for compatibility.
     const from22 = doc.directives.some((d) => {
-      const st = getDirective(d.name.value)?.status;
+      const st = getDirective(d.key)?.status;
       return (st === 'removed' || st === 'renamed' || st === 'noop' || st === 'compat') && !in22Branch(d);
     });
     if (!from22) return [];

@@ -39,7 +39,7 @@ export const renamedDirectiveRule: Rule = {
   check({ doc }) {
     const out: Finding[] = [];
     for (const d of doc.directives) {
-      const fact = getDirective(d.name.value);
+      const fact = getDirective(d.key);
       if (!fact || fact.status !== 'renamed' || !fact.renamedTo) continue;
       const only22 = in22Branch(d);
       out.push({
@@ -64,7 +64,7 @@ export const obsoleteDirectiveRule: Rule = {
   check({ doc }) {
     const out: Finding[] = [];
     for (const d of doc.directives) {
-      const fact = getDirective(d.name.value);
+      const fact = getDirective(d.key);
       if (!fact || fact.status !== 'noop') continue;
       const only22 = in22Branch(d);
       let message = `${code(fact.name)} has no effect in httpd 2.4.`;

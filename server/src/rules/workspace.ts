@@ -53,7 +53,7 @@ export function checkConfiguration(graph: ConfigGraph): WorkspaceFinding[] {
   if (!loads) return out;
   for (const f of graph.files) {
     for (const d of f.doc.directives) {
-      const fact = getDirective(d.name.value);
+      const fact = getDirective(d.key);
       if (!fact || fact.status !== 'current' || !fact.module) continue;
       const mod = fact.module.toLowerCase();
       if (STATIC.has(mod) || loaded.has(mod)) continue;
