@@ -1,5 +1,6 @@
 /**
- * Performance benchmark: `npm run bench` (node --import tsx bench/run.ts).
+ * Performance benchmark: `npm run bench` (bundled by scripts/build.mjs --bench into
+ * out/bench/run.js, so it measures the code as it ships; `node --import tsx bench/run.ts` works too).
  *
  * Prints, in one run:
  *  (a) a bare baseline: split lines, join continuations, split words, in MB/s,
@@ -31,7 +32,14 @@ import { parse } from '../server/src/syntax';
 import { createService } from '../server/src/service';
 import { RULES } from '../server/src/rules';
 
-const repo = path.resolve(__dirname, '..');
+/** The project folder: bench/ under tsx, out/bench/ when bundled (npm run bench). */
+const repo = ((): string => {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+})();
+/** Children run this same file: the bundle directly, or the source through tsx. */
+const selfArgs = __filename.endsWith('.js') ? [__filename] : ['--import', 'tsx', __filename];
 const corpusDir = path.resolve(repo, '../shared/corpus');
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -241,7 +249,7 @@ function childProfile(what: string): void {
 
 /** Run this script as a child; its stdout, or null when it ran out of time. */
 function runChild(extra: string[], timeoutMs: number, nodeFlags: string[] = []): string | null {
-  const r = spawnSync(process.execPath, [...nodeFlags, '--import', 'tsx', __filename, ...extra], {
+  const r = spawnSync(process.execPath, [...nodeFlags, ...selfArgs, ...extra], {
     cwd: repo,
     encoding: 'utf8',
     maxBuffer: 64 << 20,

@@ -244,17 +244,23 @@ describe('lsp building blocks', () => {
       assert.equal(s2.pending('c'), false);
     });
 
-    it('leading and trailing: the first change of a quiet spell at once, a burst once after the pause', () => {
-      const table: Array<{ name: string; events: Array<[number, 'change']>; delay: number; immediate: number; waiting: boolean }> = [
+    it('leading and trailing: the first change of a quiet spell at once, a burst once after the pause; cheap documents never wait', () => {
+      const table: Array<{ name: string; events: Array<[number, 'change']>; delay: number; immediate: number; waiting: boolean; cost?: number }> = [
         { name: 'a single edit', events: [[1000, 'change']], delay: 150, immediate: 1, waiting: false },
         { name: 'two edits 10 ms apart', events: [[1000, 'change'], [1010, 'change']], delay: 150, immediate: 1, waiting: true },
         { name: 'two edits 200 ms apart', events: [[1000, 'change'], [1200, 'change']], delay: 150, immediate: 2, waiting: false },
         { name: 'a burst of five', events: [[1000, 'change'], [1020, 'change'], [1040, 'change'], [1060, 'change'], [1080, 'change']], delay: 150, immediate: 1, waiting: true },
+        // A document validated in under a tenth of the delay is validated on every change.
+        { name: 'a burst of five, 5 ms per validation', events: [[1000, 'change'], [1020, 'change'], [1040, 'change'], [1060, 'change'], [1080, 'change']], delay: 150, immediate: 5, waiting: false, cost: 5 },
+        { name: 'a burst of five, 14 ms per validation', events: [[1000, 'change'], [1020, 'change'], [1040, 'change'], [1060, 'change'], [1080, 'change']], delay: 150, immediate: 5, waiting: false, cost: 14 },
+        { name: 'a burst of five, 15 ms per validation (a tenth): debounced', events: [[1000, 'change'], [1020, 'change'], [1040, 'change'], [1060, 'change'], [1080, 'change']], delay: 150, immediate: 1, waiting: true, cost: 15 },
+        { name: 'two edits 10 ms apart, 200 ms per validation', events: [[1000, 'change'], [1010, 'change']], delay: 150, immediate: 1, waiting: true, cost: 200 },
       ];
       for (const c of table) {
         let now = 0;
         const runs: number[] = [];
         const s = new ValidationScheduler(() => runs.push(now), () => c.delay, () => now);
+        if (c.cost !== undefined) s.cost('u', c.cost);
         for (const [t] of c.events) {
           now = t;
           s.schedule('u');

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { TestClient, ensureServerBuilt } from './lsp-client';
+import { generateConfig } from '../../bench/run';
 
 // Order allow,deny with Deny from all: the Allow can never match (access-intent), which only the
 // access engine's request-point check finds.
@@ -47,5 +48,25 @@ describe('two-phase diagnostics (dist/server.js over stdio)', function () {
     const list = client.publishedFor(uri);
     const at = list.indexOf(last);
     assert.ok(list.slice(at + 1).every((p) => p.version === v2), `no publication for an older version after version ${v2}`);
+  });
+
+  it('answers requests while the full pass of a large file runs (it runs in a worker thread)', async () => {
+    // 2,500 generated lines: hundreds of 2.2 access blocks, whose full pass takes far longer than a hover.
+    const uri = uniqueUri();
+    await client.open(uri, generateConfig(2500, 7));
+    const quick = await client.waitForDiagnostics(uri, (p) => p.version === 1);
+    const order: string[] = [];
+    // The full pass publishes again: its legacy-access findings are no longer marked pending.
+    const full = client
+      .waitForDiagnostics(uri, (p) => p.version === 1 && p !== quick)
+      .then((p) => {
+        order.push('full pass');
+        return p;
+      });
+    await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 5 } });
+    order.push('hover');
+    const published = await full;
+    assert.deepEqual(order, ['hover', 'full pass'], 'the hover is answered before the full pass publishes');
+    assert.ok(published.diagnostics.every((d) => !(d.data as { pending?: boolean } | undefined)?.pending), 'the full pass has settled every finding');
   });
 });

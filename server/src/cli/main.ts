@@ -1,6 +1,7 @@
 /** The `apacheconf` executable (bundled to dist/cli.js): argv in, exit code out. */
 import { runCli } from './cli';
 import { runReportWorker } from './parallel';
+import { isFullPassWorker, runFullPassWorker } from '../lsp/full-pass';
 
 // A closed pipe (`apacheconf check . | head`) is not an error worth a stack trace.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -9,7 +10,9 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
 });
 
 // The same bundle runs the worker threads of `check --report`.
-if (!runReportWorker()) startCli();
+// And the full-pass worker of `apacheconf serve`.
+if (isFullPassWorker()) runFullPassWorker();
+else if (!runReportWorker()) startCli();
 
 function startCli(): void {
 runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() }).then(

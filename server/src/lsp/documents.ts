@@ -33,6 +33,11 @@ export class AnalysisCache {
     return analysis;
   }
 
+  /** The analysis held for a uri, whatever its version (null when none). */
+  current(uri: string): Analysis | null {
+    return this.entries.get(uri)?.analysis ?? null;
+  }
+
   /** True when `doc`'s current version is analysed under the current settings. */
   has(doc: TextDocument): boolean {
     const e = this.entries.get(doc.uri);
@@ -58,6 +63,8 @@ export class ValidationScheduler {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   /** When each document was last validated (ms). */
   private readonly lastRun = new Map<string, number>();
+  /** How long each document's last validation took (ms), as reported by `cost`. */
+  private readonly lastCost = new Map<string, number>();
 
   constructor(
     private readonly run: (uri: string) => void,
@@ -68,7 +75,9 @@ export class ValidationScheduler {
   /**
    * Leading and trailing: a change after a quiet spell (no validation within the delay, none
    * waiting) is validated at once, so a single edit shows its diagnostics without waiting; the
-   * changes of a burst of typing wait for a pause of `delay` ms and are validated once.
+   * changes of a burst of typing wait for a pause of `delay` ms and are validated once. A
+   * document whose last validation took under a tenth of the delay is cheap to validate on every
+   * change, so it never waits: waiting would only make its diagnostics late.
    */
   schedule(uri: string): void {
     const waiting = this.timers.has(uri);
@@ -76,7 +85,9 @@ export class ValidationScheduler {
     const delay = this.delayMs();
     const now = this.clock();
     const last = this.lastRun.get(uri);
-    if (delay <= 0 || (!waiting && (last === undefined || now - last >= delay))) {
+    const cost = this.lastCost.get(uri);
+    const cheap = cost !== undefined && cost * 10 < delay;
+    if (delay <= 0 || cheap || (!waiting && (last === undefined || now - last >= delay))) {
       this.runNow(uri);
       return;
     }
@@ -98,10 +109,16 @@ export class ValidationScheduler {
     this.run(uri);
   }
 
+  /** Records how long a validation of the document took (the work done at once, in ms). */
+  cost(uri: string, ms: number): void {
+    this.lastCost.set(uri, ms);
+  }
+
   /** Forget a closed document. */
   forget(uri: string): void {
     this.cancel(uri);
     this.lastRun.delete(uri);
+    this.lastCost.delete(uri);
   }
 
   cancel(uri: string): void {
@@ -120,5 +137,6 @@ export class ValidationScheduler {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     this.lastRun.clear();
+    this.lastCost.clear();
   }
 }

@@ -7,13 +7,19 @@
 import * as path from 'path';
 import { createConnection, ProposedFeatures, type Connection } from 'vscode-languageserver/node';
 import { ApacheConfServer } from './server';
+import { isFullPassWorker, runFullPassWorker } from './full-pass';
+
+/** The bundle this code runs from (dist/server.js or dist/cli.js), which can start the full-pass worker; null under tsx. */
+function bundleFile(): string | null {
+  return __filename.endsWith('.js') ? __filename : null;
+}
 
 let running: ApacheConfServer | undefined;
 
 /** Starts the server once per process; later calls return the running one. */
 export function startServer(connection?: Connection): ApacheConfServer {
   if (running) return running;
-  running = new ApacheConfServer(connection ?? createConnection(ProposedFeatures.all));
+  running = new ApacheConfServer(connection ?? createConnection(ProposedFeatures.all), { fullPassScript: bundleFile() });
   running.listen();
   return running;
 }
@@ -29,4 +35,5 @@ function isProgram(): boolean {
   return !/^(cli|apacheconf)(\.[cm]?[jt]s)?$/i.test(script);
 }
 
-if (isProgram()) startServer();
+if (isFullPassWorker()) runFullPassWorker();
+else if (isProgram()) startServer();

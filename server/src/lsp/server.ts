@@ -22,6 +22,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { version as SERVER_VERSION } from '../../../package.json';
+import { FullPassRunner } from './full-pass';
 import { createService, FIX_ALL_KIND, type Analysis, type ApacheConfService } from '../service';
 import { defaultContextFor, type FileContext } from '../model/context';
 import { modelineContext } from '../model/workspace';
@@ -41,6 +42,11 @@ export interface ApacheConfServerOptions {
   /** The directive catalog for completion and signature help (default: the httpd 2.4 catalog of server/src/facts). */
   catalog?: Catalog;
   service?: ApacheConfService;
+  /**
+   * The bundle to start as the full-pass worker (the file this code was bundled into); absent or
+   * null, the full pass runs on the main thread after the quick diagnostics are out.
+   */
+  fullPassScript?: string | null;
 }
 
 /** What a client may pass as initializationOptions (besides the settings themselves). */
@@ -62,6 +68,8 @@ export const COMPLETION_TRIGGERS = ['<', ' ', '/', '$'];
  * fixes on request.
  */
 export const FULL_PASS_MAX_LINES = 3000;
+/** The same limit when the full pass runs in its worker thread, where it holds nothing up. */
+export const FULL_PASS_MAX_LINES_IN_WORKER = 20000;
 
 export class ApacheConfServer {
   readonly documents = new TextDocuments(TextDocument);
@@ -83,6 +91,10 @@ export class ApacheConfServer {
   private disposed = false;
   /** Validations started per document; a full pass publishes only if it is still the latest. */
   private readonly validationSeq = new Map<string, number>();
+  /** Runs the full passes (in a worker thread when there is a bundle to start). */
+  private readonly fullPass: FullPassRunner;
+  /** The latest full analysis per document, with the quick one it completes (code actions reuse it). */
+  private readonly fullAnalyses = new Map<string, { quick: Analysis; full: Analysis }>();
   /** The include graphs and project files of the workspace folders (read lazily, only when trusted). */
   readonly workspace: ConfigWorkspace;
   /** Services for project files with rule severities of their own, and the workspace generation they were made for. */
@@ -96,6 +108,7 @@ export class ApacheConfServer {
     options: ApacheConfServerOptions = {},
   ) {
     this.service = options.service ?? createService();
+    this.fullPass = new FullPassRunner(options.fullPassScript ?? null, (m) => this.connection.console.warn(m));
     this.features = new CatalogFeatures(options.catalog ?? directiveCatalog, this.fsAccess);
     this.workspace = new ConfigWorkspace(
       () => this.fsAccess.enabled,
@@ -150,6 +163,7 @@ export class ApacheConfServer {
       this.openedAt.delete(uri);
       this.validation.forget(uri);
       this.cache.delete(uri);
+      this.fullAnalyses.delete(uri);
       // What httpd said about the file stays listed (as for any file that is not open).
       void this.send(() => c.sendDiagnostics({ uri, diagnostics: this.httpdFor(uri) }));
     });
@@ -175,7 +189,9 @@ export class ApacheConfServer {
       this.onDocument('codeAction', [], (a, p) => {
         // Fixes of the access engine exist only in a full analysis; the configuration-wide findings are added to it.
         const service = this.serviceFor(a.uri);
-        const full = a.depth === 'quick' ? this.withConfigurationFindings(service.analyze({ text: a.doc.text, uri: a.uri, context: a.context }, a.doc)) : a;
+        const done = this.fullAnalyses.get(a.uri);
+        const full =
+          a.depth !== 'quick' ? a : done?.quick === a ? done.full : this.withConfigurationFindings(service.analyze({ text: a.doc.text, uri: a.uri, context: a.context }, a.doc));
         return service.codeActions(full, p.range, { diagnostics: p.context.diagnostics, only: p.context.only });
       }),
     );
@@ -364,6 +380,7 @@ export class ApacheConfServer {
   private dispose(): void {
     this.disposed = true;
     this.validation.dispose();
+    this.fullPass.dispose();
   }
 
   // ---- diagnostics -------------------------------------------------------------
@@ -379,29 +396,37 @@ export class ApacheConfServer {
     if (!doc) return;
     if (this.validation.pending(uri)) return; // a newer change is waiting; it will publish
     // First the quick pass (everything but the access engine's request-point checks), at once.
+    const started = performance.now();
     const quick = this.cache.get(doc);
     const version = doc.version;
     // Any later validation of this document (a change, new settings) makes this full pass stale.
     const seq = (this.validationSeq.get(uri) ?? 0) + 1;
     this.validationSeq.set(uri, seq);
     const first = [...this.service.diagnostics(quick), ...this.httpdFor(uri)];
-    await this.send(() => this.connection.sendDiagnostics({ uri, version, diagnostics: first }));
-    // Then the full pass, when the file is small enough for it not to hold the server up; it
+    const sent = this.send(() => this.connection.sendDiagnostics({ uri, version, diagnostics: first }));
+    this.validation.cost(uri, performance.now() - started);
+    await sent;
+    // Then the full pass (in its worker when there is one), when the file is small enough; it
     // replaces the quick diagnostics unless the document changed meanwhile.
-    if (quick.doc.lineStarts.length > FULL_PASS_MAX_LINES) return;
-    setTimeout(() => {
-      if (this.disposed || this.validation.pending(uri)) return;
-      const now = this.documents.get(uri);
-      if (!now || now.version !== version || this.validationSeq.get(uri) !== seq) return;
-      void this.send(() => {
-        const full = this.withConfigurationFindings(this.serviceFor(uri).analyze({ text: quick.doc.text, uri, context: quick.context }, quick.doc));
-        if (this.documents.get(uri)?.version !== version || this.validation.pending(uri) || this.validationSeq.get(uri) !== seq) return;
-        const diagnostics = [...this.service.diagnostics(full), ...this.httpdFor(uri)];
-        // Publish again only when the full pass says more (or says it differently).
-        if (JSON.stringify(diagnostics) === JSON.stringify(first)) return;
-        return this.connection.sendDiagnostics({ uri, version, diagnostics });
-      });
-    }, 0);
+    const limit = this.fullPass.usesWorker ? FULL_PASS_MAX_LINES_IN_WORKER : FULL_PASS_MAX_LINES;
+    if (quick.doc.lineStarts.length > limit) return;
+    const stale = () =>
+      this.disposed || this.validation.pending(uri) || this.documents.get(uri)?.version !== version || this.validationSeq.get(uri) !== seq;
+    const findings = await this.fullPass.run(uri, {
+      text: quick.doc.text,
+      uri,
+      context: quick.context,
+      settings: this.serviceFor(uri).getSettings(),
+    }, () => !stale());
+    if (!findings || stale()) return;
+    await this.send(() => {
+      const full = this.withConfigurationFindings({ uri, doc: quick.doc, context: quick.context, findings, depth: 'full' });
+      if (this.cache.current(uri) === quick) this.fullAnalyses.set(uri, { quick, full });
+      const diagnostics = [...this.service.diagnostics(full), ...this.httpdFor(uri)];
+      // Publish again only when the full pass says more (or says it differently).
+      if (JSON.stringify(diagnostics) === JSON.stringify(first)) return;
+      return this.connection.sendDiagnostics({ uri, version, diagnostics });
+    });
   }
 
   private revalidateAll(): void {

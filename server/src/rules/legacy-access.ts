@@ -36,14 +36,15 @@ export const legacyAccessRule: Rule = {
     const compat = doc.directives.filter(isCompat);
     if (!compat.length) return [];
     let plans = new Map<DirectiveNode, SectionPlan>();
-    try {
-      // The quick pass leaves the exact rewrites (the costly part) to the full pass.
-      if (depth === 'quick') throw new Error('quick');
-      const plan = planMigration(doc, fileContext, { mode: mode ?? 'preserve' });
-      for (const sp of plan.sections) for (const d of sp.compatDirectives) plans.set(d, sp);
-    } catch {
-      // The engine failing (or the quick pass) must not hide the findings; they simply get no fix.
-      plans = new Map();
+    // The quick pass leaves the exact rewrites (the costly part) to the full pass.
+    if (depth !== 'quick') {
+      try {
+        const plan = planMigration(doc, fileContext, { mode: mode ?? 'preserve' });
+        for (const sp of plan.sections) for (const d of sp.compatDirectives) plans.set(d, sp);
+      } catch {
+        // The engine failing must not hide the findings; they simply get no fix.
+        plans = new Map();
+      }
     }
     const out: Finding[] = [];
     for (const d of compat) {

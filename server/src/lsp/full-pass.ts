@@ -1,0 +1,198 @@
+/**
+ * The full pass (the access engine's exact checks) off the main thread.
+ *
+ * The quick diagnostics are computed where requests are answered; the full pass can take
+ * seconds on a large file, and run there it would hold up every keystroke, hover and completion
+ * behind it. So it runs in a worker thread: the same bundle, started with a marker in
+ * `workerData`, answering one job at a time. A job that a newer version of its document makes
+ * stale is not finished: the worker is stopped and a fresh one takes the next job.
+ *
+ * Without a bundle to start (the sources run under tsx, or a host that cannot start workers)
+ * the runner does the job inline, after the current event-loop turn, as before.
+ */
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { createService, type ReportedFinding, type ServiceSettings } from '../service';
+import type { FileContext } from '../model/context';
+
+export const FULL_PASS_ROLE = 'apacheconf-full-pass';
+
+export interface FullPassJob {
+  text: string;
+  uri: string;
+  context: FileContext;
+  settings: ServiceSettings;
+}
+
+interface JobMessage {
+  id: number;
+  job: FullPassJob;
+}
+
+interface ReplyMessage {
+  id: number;
+  findings?: ReportedFinding[];
+  error?: string;
+}
+
+/** True inside a worker started by FullPassRunner: the entry point then calls runFullPassWorker instead of its own main. */
+export function isFullPassWorker(): boolean {
+  return !isMainThread && (workerData as { role?: string } | null)?.role === FULL_PASS_ROLE;
+}
+
+function analyzeJob(job: FullPassJob): ReportedFinding[] {
+  return createService(job.settings).analyze({ text: job.text, uri: job.uri, context: job.context, depth: 'full' }).findings;
+}
+
+/** The worker's loop: one job per message, findings (plain data) back. */
+let serving = false;
+
+export function runFullPassWorker(): void {
+  const port = parentPort;
+  // Once per thread, whichever entry point of the bundle asks first.
+  if (!port || serving) return;
+  serving = true;
+  port.on('message', (m: JobMessage) => {
+    let reply: ReplyMessage;
+    try {
+      reply = { id: m.id, findings: analyzeJob(m.job) };
+    } catch (e) {
+      reply = { id: m.id, error: e instanceof Error ? e.message : String(e) };
+    }
+    port.postMessage(reply);
+  });
+}
+
+interface Pending {
+  id: number;
+  key: string;
+  job: FullPassJob;
+  resolve: (findings: ReportedFinding[] | null) => void;
+  /** Asked before the job starts: false drops it (its document changed meanwhile). */
+  wanted: () => boolean;
+}
+
+/**
+ * Runs full passes one at a time, the newest per document. `run` resolves with the findings, or
+ * with null when the job was replaced by a newer one for the same key (or failed).
+ */
+export class FullPassRunner {
+  private worker: Worker | null = null;
+  private running: Pending | null = null;
+  private readonly queue: Pending[] = [];
+  private nextId = 1;
+  private disposed = false;
+  /** How many workers were started (a stale job costs one). */
+  started = 0;
+
+  /**
+   * @param script the bundle to start as the worker (dist/server.js or dist/cli.js); null runs
+   *   every job inline.
+   * @param log where worker failures are reported.
+   */
+  constructor(
+    private readonly script: string | null,
+    private readonly log: (message: string) => void = () => undefined,
+  ) {}
+
+  get usesWorker(): boolean {
+    return this.script !== null;
+  }
+
+  run(key: string, job: FullPassJob, wanted: () => boolean = () => true): Promise<ReportedFinding[] | null> {
+    return new Promise((resolve) => {
+      if (this.disposed) return resolve(null);
+      // An older job for the same document is stale: drop it from the queue, or stop it.
+      for (let i = this.queue.length - 1; i >= 0; i--) {
+        if (this.queue[i].key === key) this.queue.splice(i, 1)[0].resolve(null);
+      }
+      const p: Pending = { id: this.nextId++, key, job, resolve, wanted };
+      this.queue.push(p);
+      if (this.running?.key === key) this.stopRunning();
+      this.pump();
+    });
+  }
+
+  /** Stop the running job (its result would be stale) and the worker with it. */
+  private stopRunning(): void {
+    const r = this.running;
+    this.running = null;
+    r?.resolve(null);
+    const w = this.worker;
+    this.worker = null;
+    if (w) void w.terminate();
+  }
+
+  private pump(): void {
+    if (this.running || this.disposed) return;
+    let next = this.queue.shift();
+    while (next && !next.wanted()) {
+      next.resolve(null);
+      next = this.queue.shift();
+    }
+    if (!next) return;
+    this.running = next;
+    if (!this.script) {
+      setTimeout(() => {
+        if (this.running !== next) return;
+        if (!next.wanted()) return this.finish(next, null);
+        let findings: ReportedFinding[] | null = null;
+        try {
+          findings = analyzeJob(next.job);
+        } catch (e) {
+          this.log(`full pass failed: ${(e as Error).message}`);
+        }
+        this.finish(next, findings);
+      }, 0);
+      return;
+    }
+    const w = this.ensureWorker();
+    if (!w) {
+      this.finish(next, null);
+      return;
+    }
+    w.postMessage({ id: next.id, job: next.job } satisfies JobMessage);
+  }
+
+  private finish(p: Pending, findings: ReportedFinding[] | null): void {
+    if (this.running !== p) return;
+    this.running = null;
+    p.resolve(findings);
+    this.pump();
+  }
+
+  private ensureWorker(): Worker | null {
+    if (this.worker) return this.worker;
+    let w: Worker;
+    try {
+      w = new Worker(this.script!, { workerData: { role: FULL_PASS_ROLE }, stdout: true, stderr: false });
+    } catch (e) {
+      this.log(`cannot start the full-pass worker: ${(e as Error).message}`);
+      return null;
+    }
+    this.started++;
+    w.unref();
+    w.on('message', (m: ReplyMessage) => {
+      const p = this.running;
+      if (!p || p.id !== m.id) return;
+      if (m.error) this.log(`full pass failed: ${m.error}`);
+      this.finish(p, m.findings ?? null);
+    });
+    const lost = (why: string) => {
+      if (this.worker !== w) return; // stopped on purpose
+      this.worker = null;
+      this.log(`the full-pass worker stopped: ${why}`);
+      const p = this.running;
+      if (p) this.finish(p, null);
+    };
+    w.on('error', (e) => lost(e.message));
+    w.on('exit', (code) => lost(`exit code ${code}`));
+    this.worker = w;
+    return w;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const p of this.queue.splice(0)) p.resolve(null);
+    this.stopRunning();
+  }
+}
