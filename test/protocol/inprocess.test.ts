@@ -245,7 +245,7 @@ describe('lsp building blocks', () => {
     });
 
     it('leading and trailing: the first change of a quiet spell at once, a burst once after the pause; cheap documents never wait', () => {
-      const table: Array<{ name: string; events: Array<[number, 'change']>; delay: number; immediate: number; waiting: boolean; cost?: number }> = [
+      const table: Array<{ name: string; events: Array<[number, 'change']>; delay: number; immediate: number; waiting: boolean; cost?: number; costs?: number[] }> = [
         { name: 'a single edit', events: [[1000, 'change']], delay: 150, immediate: 1, waiting: false },
         { name: 'two edits 10 ms apart', events: [[1000, 'change'], [1010, 'change']], delay: 150, immediate: 1, waiting: true },
         { name: 'two edits 200 ms apart', events: [[1000, 'change'], [1200, 'change']], delay: 150, immediate: 2, waiting: false },
@@ -255,12 +255,16 @@ describe('lsp building blocks', () => {
         { name: 'a burst of five, 14 ms per validation', events: [[1000, 'change'], [1020, 'change'], [1040, 'change'], [1060, 'change'], [1080, 'change']], delay: 150, immediate: 5, waiting: false, cost: 14 },
         { name: 'a burst of five, 15 ms per validation (a tenth): debounced', events: [[1000, 'change'], [1020, 'change'], [1040, 'change'], [1060, 'change'], [1080, 'change']], delay: 150, immediate: 1, waiting: true, cost: 15 },
         { name: 'two edits 10 ms apart, 200 ms per validation', events: [[1000, 'change'], [1010, 'change']], delay: 150, immediate: 1, waiting: true, cost: 200 },
+        // The least of the last three runs counts: one slow run among cheap ones does not make the document slow.
+        { name: 'cheap, cheap, then one slow run: still cheap', events: [[1000, 'change'], [1020, 'change']], delay: 150, immediate: 2, waiting: false, costs: [5, 6, 90] },
+        { name: 'three slow runs after a cheap one: debounced', events: [[1000, 'change'], [1020, 'change']], delay: 150, immediate: 1, waiting: true, costs: [5, 90, 80, 95] },
       ];
       for (const c of table) {
         let now = 0;
         const runs: number[] = [];
         const s = new ValidationScheduler(() => runs.push(now), () => c.delay, () => now);
         if (c.cost !== undefined) s.cost('u', c.cost);
+        for (const ms of c.costs ?? []) s.cost('u', ms);
         for (const [t] of c.events) {
           now = t;
           s.schedule('u');

@@ -63,8 +63,8 @@ export class ValidationScheduler {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   /** When each document was last validated (ms). */
   private readonly lastRun = new Map<string, number>();
-  /** How long each document's last validation took (ms), as reported by `cost`. */
-  private readonly lastCost = new Map<string, number>();
+  /** How long each document's last three validations took (ms), as reported by `cost`. */
+  private readonly lastCost = new Map<string, number[]>();
 
   constructor(
     private readonly run: (uri: string) => void,
@@ -76,8 +76,8 @@ export class ValidationScheduler {
    * Leading and trailing: a change after a quiet spell (no validation within the delay, none
    * waiting) is validated at once, so a single edit shows its diagnostics without waiting; the
    * changes of a burst of typing wait for a pause of `delay` ms and are validated once. A
-   * document whose last validation took under a tenth of the delay is cheap to validate on every
-   * change, so it never waits: waiting would only make its diagnostics late.
+   * document validated in under a tenth of the delay (the least of its last three runs) is cheap
+   * to validate on every change, so it never waits: waiting would only make its diagnostics late.
    */
   schedule(uri: string): void {
     const waiting = this.timers.has(uri);
@@ -85,8 +85,9 @@ export class ValidationScheduler {
     const delay = this.delayMs();
     const now = this.clock();
     const last = this.lastRun.get(uri);
-    const cost = this.lastCost.get(uri);
-    const cheap = cost !== undefined && cost * 10 < delay;
+    // The least of the last three: one slow run (a cold start, a garbage collection) is not the document's cost.
+    const costs = this.lastCost.get(uri);
+    const cheap = costs !== undefined && Math.min(...costs) * 10 < delay;
     if (delay <= 0 || cheap || (!waiting && (last === undefined || now - last >= delay))) {
       this.runNow(uri);
       return;
@@ -111,7 +112,10 @@ export class ValidationScheduler {
 
   /** Records how long a validation of the document took (the work done at once, in ms). */
   cost(uri: string, ms: number): void {
-    this.lastCost.set(uri, ms);
+    const list = this.lastCost.get(uri) ?? [];
+    list.push(ms);
+    if (list.length > 3) list.shift();
+    this.lastCost.set(uri, list);
   }
 
   /** Forget a closed document. */

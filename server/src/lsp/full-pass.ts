@@ -10,6 +10,7 @@
  * Without a bundle to start (the sources run under tsx, or a host that cannot start workers)
  * the runner does the job inline, after the current event-loop turn, as before.
  */
+import * as os from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createService, type ReportedFinding, type ServiceSettings } from '../service';
 import type { FileContext } from '../model/context';
@@ -51,6 +52,15 @@ export function runFullPassWorker(): void {
   // Once per thread, whichever entry point of the bundle asks first.
   if (!port || serving) return;
   serving = true;
+  // Below the thread that answers the editor: on Linux a priority set for "process 0" applies to
+  // the calling thread alone (elsewhere it would slow the whole server, so it is left as is).
+  if (process.platform === 'linux') {
+    try {
+      os.setPriority(10);
+    } catch {
+      // Not allowed here: the pass simply runs at the normal priority.
+    }
+  }
   port.on('message', (m: JobMessage) => {
     let reply: ReplyMessage;
     try {

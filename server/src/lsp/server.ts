@@ -70,6 +70,8 @@ export const COMPLETION_TRIGGERS = ['<', ' ', '/', '$'];
 export const FULL_PASS_MAX_LINES = 3000;
 /** The same limit when the full pass runs in its worker thread, where it holds nothing up. */
 export const FULL_PASS_MAX_LINES_IN_WORKER = 20000;
+/** The full pass starts after this pause in changes (ms): while the user types, only the quick pass runs. */
+export const FULL_PASS_PAUSE_MS = 250;
 
 export class ApacheConfServer {
   readonly documents = new TextDocuments(TextDocument);
@@ -412,6 +414,11 @@ export class ApacheConfServer {
     if (quick.doc.lineStarts.length > limit) return;
     const stale = () =>
       this.disposed || this.validation.pending(uri) || this.documents.get(uri)?.version !== version || this.validationSeq.get(uri) !== seq;
+    // A document opened (or settings changed) gets it at once; one being edited after a pause.
+    if (this.openedAt.get(uri) !== version) {
+      await new Promise((r) => setTimeout(r, FULL_PASS_PAUSE_MS));
+      if (stale()) return;
+    }
     const findings = await this.fullPass.run(uri, {
       text: quick.doc.text,
       uri,
