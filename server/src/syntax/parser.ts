@@ -56,6 +56,39 @@ function mapEnd(l: Logical, start: number, end: number): number {
   return end <= start ? mapOffset(l, start) : mapOffset(l, end - 1) + 1;
 }
 
+/** Where the last readWord stopped (an offset of the logical line); a module variable, so no pair is allocated per word. */
+let wordEnd = 0;
+
+/** Read the word that starts at `i` (not a blank) up to `to`, as ap_getword_conf does; sets wordEnd. */
+function readWord(l: Logical, i: number, to: number): Token {
+  const s = l.s;
+  const c = s.charCodeAt(i);
+  let j: number;
+  let raw: string;
+  let value: string;
+  if (c === 34 || c === 39) {
+    const quote = c === 34 ? '"' : "'";
+    let unterminated = false;
+    j = i + 1;
+    while (j < to && s.charCodeAt(j) !== c) {
+      if (s.charCodeAt(j) === 92 && j + 1 < to && (s.charCodeAt(j + 1) === c || s.charCodeAt(j + 1) === 92)) j += 2;
+      else j++;
+    }
+    value = unescape(s.slice(i + 1, j), quote);
+    if (j < to) j++;
+    else unterminated = true;
+    raw = s.slice(i, j);
+    wordEnd = j;
+    return { raw, value, quote, unterminated, start: mapOffset(l, i), end: mapEnd(l, i, j) };
+  }
+  j = i;
+  while (j < to && !isSpace(s.charCodeAt(j))) j++;
+  raw = s.slice(i, j);
+  value = unescape(raw, null);
+  wordEnd = j;
+  return { raw, value, quote: null, unterminated: false, start: mapOffset(l, i), end: mapEnd(l, i, j) };
+}
+
 /**
  * Split one logical line into words as ap_getword_conf does, from offset
  * `from` to `to` of the logical line.
@@ -66,34 +99,39 @@ export function tokenize(l: Logical, from: number, to: number): Token[] {
   let i = from;
   while (i < to && isSpace(s.charCodeAt(i))) i++;
   while (i < to) {
-    const c = s.charCodeAt(i);
-    let j: number;
-    let quote: '"' | "'" | null = null;
-    let unterminated = false;
-    let raw: string;
-    let value: string;
-    if (c === 34 || c === 39) {
-      quote = c === 34 ? '"' : "'";
-      j = i + 1;
-      while (j < to && s.charCodeAt(j) !== c) {
-        if (s.charCodeAt(j) === 92 && j + 1 < to && (s.charCodeAt(j + 1) === c || s.charCodeAt(j + 1) === 92)) j += 2;
-        else j++;
-      }
-      value = unescape(s.slice(i + 1, j), quote);
-      if (j < to) j++;
-      else unterminated = true;
-      raw = s.slice(i, j);
-    } else {
-      j = i;
-      while (j < to && !isSpace(s.charCodeAt(j))) j++;
-      raw = s.slice(i, j);
-      value = unescape(raw, null);
-    }
-    out.push({ raw, value, quote, unterminated, start: mapOffset(l, i), end: mapEnd(l, i, j) });
-    i = j;
+    out.push(readWord(l, i, to));
+    i = wordEnd;
     while (i < to && isSpace(s.charCodeAt(i))) i++;
   }
   return out;
+}
+
+/**
+ * A directive line. Its arguments are split into words the first time someone asks for them:
+ * most directives of a file are never looked at beyond their name, and their words would only
+ * cost memory and garbage collection.
+ */
+class Directive implements DirectiveNode {
+  readonly type = 'directive' as const;
+  private words: Token[] | null = null;
+  constructor(
+    readonly lineStart: number,
+    readonly lineEnd: number,
+    readonly start: number,
+    readonly end: number,
+    readonly line: number,
+    public parent: SectionNode | null,
+    readonly name: Token,
+    readonly key: string,
+    /** The logical line and the part of it after the name. */
+    private readonly logical: Logical,
+    private readonly argsFrom: number,
+    private readonly argsTo: number,
+  ) {}
+
+  get args(): Token[] {
+    return (this.words ??= this.argsFrom < this.argsTo ? tokenize(this.logical, this.argsFrom, this.argsTo) : []);
+  }
 }
 
 /** substring_conf: a backslash before a backslash (or the quote) is dropped. */
@@ -333,20 +371,9 @@ export function parse(text: string): ConfigDocument {
   return { text, children, lines, sections, directives, errors, lineStarts };
 
   function addDirective(l: Logical, a: number, b: number, lineStart: number, lineEnd: number, start: number, end: number, line: number): void {
-    const words = tokenize(l, a, b);
-    const name = words[0];
-    const node: DirectiveNode = {
-      type: 'directive',
-      lineStart,
-      lineEnd,
-      start,
-      end,
-      line,
-      parent: top,
-      name,
-      key: name.value.toLowerCase(),
-      args: words.length > 1 ? words.slice(1) : [],
-    };
+    // `a` is the first non-blank character of the line, so the name starts there.
+    const name = readWord(l, a, b);
+    const node: DirectiveNode = new Directive(lineStart, lineEnd, start, end, line, top, name, name.value.toLowerCase(), l, wordEnd, b);
     lines.push(node);
     directives.push(node);
     into.push(node);
