@@ -235,6 +235,37 @@ function childMem(file: string, ignore?: string): void {
   process.stdout.write(JSON.stringify({ maxRssBytes: process.resourceUsage().maxRSS * 1024, findings: a.findings.length }) + '\n');
 }
 
+/**
+ * `--child-rate baseline|parse|quick|full [--quick]`: MB/s of one kind of work over the corpus,
+ * in a process of its own (no heap left over from another measurement): one warm-up pass, then
+ * whole passes until at least 2 s (1 s with --quick, and at least 3 passes) have gone by.
+ */
+function childRate(kind: string): void {
+  const texts = corpusTexts();
+  const bytes = texts.reduce((n, t) => n + t.length, 0);
+  const service = createService();
+  const pass = (): number => {
+    let n = 0;
+    for (const text of texts) {
+      if (kind === 'baseline') n += baseline(text);
+      else if (kind === 'parse') n += parse(text).lines.length;
+      else n += service.analyze({ text, uri: 'file:///bench/x.conf', depth: kind === 'quick' ? 'quick' : 'full' }).findings.length;
+    }
+    return n;
+  };
+  sink += pass();
+  const minMs = quick ? 1000 : 2000;
+  const t0 = process.hrtime.bigint();
+  let passes = 0;
+  let ms = 0;
+  while (passes < 3 || ms < minMs) {
+    sink += pass();
+    passes++;
+    ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  }
+  process.stdout.write(JSON.stringify({ mbps: (bytes * passes) / 1e6 / (ms / 1000), passes }) + '\n');
+}
+
 /** `--child-profile analyze|parse`: loop over the corpus for a few seconds (run under --cpu-prof). */
 function childProfile(what: string): void {
   const texts = corpusTexts();
@@ -438,30 +469,32 @@ async function main(): Promise<void> {
     const base = throughput(big.length, quick ? 3 : 7, () => baseline(big));
     rows.push({ name: `(a) baseline: split, join, words (corpus ×${copies}, ${fmtMB(big.length)})`, value: `${base.toFixed(1)} MB/s` });
 
-    // (b) parse alone and parse+diagnose, per file over the corpus.
-    const service = createService();
-    const parseRate = throughput(corpusBytes, quick ? 3 : 7, () => texts.reduce((n, t) => n + parse(t).lines.length, 0));
-    rows.push({ name: '(b) parse only, corpus (per file)', value: `${parseRate.toFixed(1)} MB/s = ${(parseRate / base).toFixed(2)}× baseline` });
-    const analyzeRate = throughput(corpusBytes, quick ? 1 : 3, () =>
-      texts.reduce((n, t) => n + service.analyze({ text: t, uri: 'file:///bench/x.conf' }).findings.length, 0),
-    );
+    // (b) parse alone and parse+diagnose, per file over the corpus, each in a fresh child process
+    // (as is the baseline beside them, so the ratios compare like with like).
+    const rate = (kind: string): number | null => {
+      const out = runChild(['--child-rate', kind, ...(quick ? ['--quick'] : [])], budget);
+      return out ? (JSON.parse(out) as { mbps: number }).mbps : null;
+    };
+    const corpusBase = rate('baseline') ?? base;
+    rows.push({ name: '(a) baseline over the corpus, per file (child process)', value: `${corpusBase.toFixed(1)} MB/s` });
+    const parseRate = rate('parse') ?? 0;
+    rows.push({ name: '(b) parse only, corpus (per file)', value: `${parseRate.toFixed(1)} MB/s = ${(parseRate / corpusBase).toFixed(2)}× baseline` });
+    const analyzeRate = rate('full') ?? 0;
     rows.push({
-      name: '(b) parse+diagnose, corpus (per file)',
-      value: `${analyzeRate.toFixed(2)} MB/s = ${(analyzeRate / base).toFixed(3)}× baseline`,
+      name: '(b) parse+diagnose, full pass (CLI, editor worker), corpus',
+      value: `${analyzeRate.toFixed(2)} MB/s = ${(analyzeRate / corpusBase).toFixed(3)}× baseline`,
       target: '≥ 0.5× baseline',
-      ok: analyzeRate >= 0.5 * base,
+      ok: analyzeRate >= 0.5 * corpusBase,
     });
-
     // The quick pass: what the editor publishes at once (no access-engine request points or exact rewrites).
-    const quickRate = throughput(corpusBytes, quick ? 1 : 3, () =>
-      texts.reduce((n, t) => n + service.analyze({ text: t, uri: 'file:///bench/x.conf', depth: 'quick' }).findings.length, 0),
-    );
+    const quickRate = rate('quick') ?? 0;
     rows.push({
       name: '(b) parse+diagnose, quick pass (editor, first publish), corpus',
-      value: `${quickRate.toFixed(2)} MB/s = ${(quickRate / base).toFixed(3)}× baseline`,
+      value: `${quickRate.toFixed(2)} MB/s = ${(quickRate / corpusBase).toFixed(3)}× baseline`,
       target: '≥ 0.5× baseline',
-      ok: quickRate >= 0.5 * base,
+      ok: quickRate >= 0.5 * corpusBase,
     });
+    const service = createService();
 
     // (b) the generated 100k-line config, in a child with a time limit.
     const gen = generateConfig(100_000);
@@ -646,6 +679,7 @@ if (require.main !== module || process.env.BENCH_LIB) {
 else if (args[0] === '--child-analyze') childAnalyze(args[1], Number(args[2] ?? '1'), args[3]);
 else if (args[0] === '--child-rules') childRules(args[1]);
 else if (args[0] === '--child-profile') childProfile(args[1] ?? 'analyze');
+else if (args[0] === '--child-rate') childRate(args[1] ?? 'quick');
 else
   main().catch((e) => {
     console.error(e);

@@ -505,17 +505,22 @@ export function accessNotes(doc: ConfigDocument, ctx: FileContext, model: Access
  * The notes that need no request points, only the model: start-up errors, and Require lines a
  * sibling decides or repeats. Cheap enough to run on every keystroke; cached per document.
  */
-const quickCache = new WeakMap<ConfigDocument, Map<string, PlanNote[]>>();
+// The notes of the last tree asked about (invalid-require and dead-require of one analysis ask in
+// turn). A WeakMap over every tree would keep the trees alive for longer in V8, at a real cost.
+let quickDoc: ConfigDocument | null = null;
+let quickByCtx = new Map<string, PlanNote[]>();
 export function quickAccessNotes(doc: ConfigDocument, ctx: FileContext): PlanNote[] {
-  let byCtx = quickCache.get(doc);
-  const hit = byCtx?.get(ctx);
+  if (quickDoc !== doc) {
+    quickDoc = doc;
+    quickByCtx = new Map();
+  }
+  const hit = quickByCtx.get(ctx);
   if (hit) return hit;
   const model = buildModel(doc, ctx);
   const out: PlanNote[] = [...invalidNotes(doc, model)];
   for (const s of model.scopes) if (s.authz?.root) structuralDead(s.authz.root, out);
   out.sort((a, b) => a.start - b.start || a.end - b.end);
-  if (!byCtx) quickCache.set(doc, (byCtx = new Map()));
-  byCtx.set(ctx, out);
+  quickByCtx.set(ctx, out);
   return out;
 }
 

@@ -9,6 +9,7 @@
  */
 import type { DirectiveNode, Finding, Rule, SectionNode } from './types';
 import { code, in22Branch, scopeOf } from './scope';
+import { directivesNamed } from '../syntax';
 
 /** The scopes whose per-directory settings reach a directive: its own and each enclosing one, and the top level. */
 function reachingScopes(d: DirectiveNode): Array<SectionNode | null> {
@@ -28,8 +29,7 @@ export const dbmGroupRule: Rule = {
   summary: '`Require group` with groups from `AuthDBMGroupFile`: 2.4 calls this `Require dbm-group`.',
   check({ doc }) {
     const groupFiles = new Map<SectionNode | null, { dbm: DirectiveNode[]; plain: DirectiveNode[] }>();
-    for (const d of doc.directives) {
-      if (d.key !== 'authdbmgroupfile' && d.key !== 'authgroupfile') continue;
+    for (const d of directivesNamed(doc, 'authdbmgroupfile', 'authgroupfile')) {
       const s = scopeOf(d);
       let e = groupFiles.get(s);
       if (!e) groupFiles.set(s, (e = { dbm: [], plain: [] }));
@@ -37,8 +37,8 @@ export const dbmGroupRule: Rule = {
     }
     if (![...groupFiles.values()].some((e) => e.dbm.length)) return [];
     const out: Finding[] = [];
-    for (const d of doc.directives) {
-      if (d.key !== 'require' || !d.args.length) continue;
+    for (const d of directivesNamed(doc, 'require')) {
+      if (!d.args.length) continue;
       const negated = d.args[0].value.toLowerCase() === 'not';
       const word = d.args[negated ? 1 : 0];
       if (!word || (word.value !== 'group' && word.value !== 'file-group')) continue;

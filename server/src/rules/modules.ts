@@ -12,8 +12,9 @@
  *   it). Only reported when the file is known to be the whole configuration
  *   it loads for: a root file whose includes were all followed.
  */
-import type { DirectiveNode, Finding, Rule } from './types';
-import { code, deleteLine, in22Branch, isCompat } from './scope';
+import type { ConfigDocument, DirectiveNode, Finding, Rule } from './types';
+import { code, deleteLine, in22Branch } from './scope';
+import { directivesNamed, hasDirective } from '../syntax';
 import { getModule, isHttpdModule } from '../facts';
 
 /** 2.2 module ids 2.4 dropped, with what replaces them. */
@@ -26,8 +27,8 @@ const REMOVED: Record<string, { replacement: string; renamedTo?: { id: string; f
   imap_module: { replacement: 'It is called mod_imagemap since 2.2.', renamedTo: { id: 'imagemap_module', file: 'mod_imagemap.so' } },
 };
 
-function loadModules(doc: { directives: DirectiveNode[] }): DirectiveNode[] {
-  return doc.directives.filter((d) => d.key === 'loadmodule' && d.args.length >= 1);
+function loadModules(doc: ConfigDocument): DirectiveNode[] {
+  return directivesNamed(doc, 'loadmodule').filter((d) => d.args.length >= 1);
 }
 
 export const removedModuleRule: Rule = {
@@ -103,9 +104,9 @@ export const compatModuleRule: Rule = {
     // Includes may bring compat directives in: only a self-contained file can be judged here, and
     // only one that configures access itself (a `mods-available/access_compat.load` holding just
     // the LoadModule line says nothing about the rest of the configuration).
-    if (doc.directives.some((d) => d.key === 'include' || d.key === 'includeoptional')) return [];
+    if (hasDirective(doc, 'include', 'includeoptional')) return [];
     if (!doc.sections.some((s) => /^(directory|directorymatch|location|locationmatch|files|filesmatch|virtualhost)$/.test(s.key))) return [];
-    if (doc.directives.some((d) => isCompat(d) && !in22Branch(d))) return [];
+    if (directivesNamed(doc, 'order', 'allow', 'deny', 'satisfy').some((d) => !in22Branch(d))) return [];
     return loads.map((d) => ({
       rule: 'compat-module',
       message: 'Nothing in this configuration uses `Order`, `Allow`, `Deny` or `Satisfy` any more, so mod_access_compat is no longer needed. Unloading it also makes any 2.2 line that creeps back in fail loudly.',

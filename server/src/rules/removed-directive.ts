@@ -8,6 +8,7 @@
  * match.
  */
 import type { DirectiveNode, Finding, Fix, Rule } from './types';
+import { directivesByKey } from '../syntax';
 import { code, deleteLine, in22Branch } from './scope';
 import { getDirective } from '../facts';
 
@@ -59,26 +60,28 @@ export const removedDirectiveRule: Rule = {
   summary: 'Directives httpd 2.4 removed (the `Authz*Authoritative` family, `LockFile`, `RewriteLog`…): 2.4 will not start with them. Says what replaces each; deletes the `Authz*Authoritative` lines.',
   check({ doc }) {
     const out: Finding[] = [];
-    for (const d of doc.directives) {
-      const fact = getDirective(d.key);
+    for (const [key, list] of directivesByKey(doc)) {
+      const fact = getDirective(key);
       if (!fact || fact.status !== 'removed') continue;
-      const only22 = in22Branch(d);
-      let message = `${code(fact.name)} was removed in httpd 2.4, which refuses to start with it (an .htaccess file with it answers 500).`;
-      if (fact.replacement) message += ' ' + fact.replacement;
-      if (only22) message += ' Only httpd 2.2 reads this branch.';
-      const exact = DELETE_IS_EXACT.has(d.key) && !only22;
-      const other = only22 || exact ? undefined : replacementFix(d);
-      out.push({
-        rule: 'removed-directive',
-        message,
-        start: d.start,
-        end: d.end,
-        tags: ['deprecated'],
-        ...(only22 ? { severity: 'hint' as const, maxSeverity: 'hint' as const } : {}),
-        data: { directive: fact.name },
-        ...(exact ? { fixes: [{ title: `Delete ${fact.name} (2.4 has no such directive; sibling Require lines are already OR-ed)`, edits: [deleteLine(d)], preferred: true }] } : {}),
-        ...(other ? { fixes: [other] } : {}),
-      });
+      for (const d of list) {
+        const only22 = in22Branch(d);
+        let message = `${code(fact.name)} was removed in httpd 2.4, which refuses to start with it (an .htaccess file with it answers 500).`;
+        if (fact.replacement) message += ' ' + fact.replacement;
+        if (only22) message += ' Only httpd 2.2 reads this branch.';
+        const exact = DELETE_IS_EXACT.has(d.key) && !only22;
+        const other = only22 || exact ? undefined : replacementFix(d);
+        out.push({
+          rule: 'removed-directive',
+          message,
+          start: d.start,
+          end: d.end,
+          tags: ['deprecated'],
+          ...(only22 ? { severity: 'hint' as const, maxSeverity: 'hint' as const } : {}),
+          data: { directive: fact.name },
+          ...(exact ? { fixes: [{ title: `Delete ${fact.name} (2.4 has no such directive; sibling Require lines are already OR-ed)`, edits: [deleteLine(d)], preferred: true }] } : {}),
+          ...(other ? { fixes: [other] } : {}),
+        });
+      }
     }
     return out;
   },

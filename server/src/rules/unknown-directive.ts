@@ -9,6 +9,7 @@
  */
 import type { DirectiveNode, Finding, Rule } from './types';
 import { code, in22Branch } from './scope';
+import { directivesByKey } from '../syntax';
 import { getDirective, isHttpdModule, suggestDirective } from '../facts';
 import { ancestors } from '../model/context';
 import { isConfigNice } from './config-nice';
@@ -32,30 +33,33 @@ export const unknownDirectiveRule: Rule = {
   check({ doc, uri }) {
     if (isConfigNice(uri)) return [];
     const out: Finding[] = [];
-    for (const d of doc.directives) {
-      const name = d.name.value;
-      if (!name || /[$%{}@]/.test(name)) continue;
-      if (getDirective(d.key)) continue;
-      if (inThirdPartyModule(d) || in22Branch(d) || inMacro(d)) continue;
-      const guess = suggestDirective(name);
-      if (guess) {
-        out.push({
-          rule: 'unknown-directive',
-          message: `${code(name)} is not an httpd 2.4 directive. Did you mean ${code(guess)}?`,
-          start: d.name.start,
-          end: d.name.end,
-          severity: 'warning',
-          data: { directive: name, suggestion: guess },
-          fixes: [{ title: `Change to ${guess}`, edits: [{ start: d.name.start, end: d.name.end, newText: guess }] }],
-        });
-      } else {
-        out.push({
-          rule: 'unknown-directive',
-          message: `${code(name)} is not an httpd 2.4 directive. If a third-party module provides it, make sure that module is built for 2.4 and loaded (wrapping the line in \`<IfModule>\` for that module silences this).`,
-          start: d.name.start,
-          end: d.name.end,
-          data: { directive: name },
-        });
+    // One catalog lookup per distinct name, not per line.
+    for (const [key, list] of directivesByKey(doc)) {
+      if (getDirective(key)) continue;
+      for (const d of list) {
+        const name = d.name.value;
+        if (!name || /[$%{}@]/.test(name)) continue;
+        if (inThirdPartyModule(d) || in22Branch(d) || inMacro(d)) continue;
+        const guess = suggestDirective(name);
+        if (guess) {
+          out.push({
+            rule: 'unknown-directive',
+            message: `${code(name)} is not an httpd 2.4 directive. Did you mean ${code(guess)}?`,
+            start: d.name.start,
+            end: d.name.end,
+            severity: 'warning',
+            data: { directive: name, suggestion: guess },
+            fixes: [{ title: `Change to ${guess}`, edits: [{ start: d.name.start, end: d.name.end, newText: guess }] }],
+          });
+        } else {
+          out.push({
+            rule: 'unknown-directive',
+            message: `${code(name)} is not an httpd 2.4 directive. If a third-party module provides it, make sure that module is built for 2.4 and loaded (wrapping the line in \`<IfModule>\` for that module silences this).`,
+            start: d.name.start,
+            end: d.name.end,
+            data: { directive: name },
+          });
+        }
       }
     }
     return out;

@@ -23,6 +23,7 @@
  */
 import type { ConfigDocument, DirectiveNode, Finding, Rule } from './types';
 import { code, deleteLine, in22Branch, scopeOf } from './scope';
+import { directivesByKey, directivesNamed, hasDirective } from '../syntax';
 import { getDirective } from '../facts';
 
 function only22(d: DirectiveNode): Partial<Finding> {
@@ -103,8 +104,8 @@ export const changedBehaviorRule: Rule = {
     const out: Finding[] = [];
     let eolMemo: string | undefined;
     const eolText = (): string => (eolMemo ??= eolOf(doc.text));
-    const forwardProxy = doc.directives.some((d) => d.key === 'proxyrequests' && d.args[0]?.value.toLowerCase() === 'on');
-    const hasRevocationCheck = doc.directives.some((d) => d.key === 'sslcarevocationcheck');
+    const forwardProxy = directivesNamed(doc, 'proxyrequests').some((d) => d.args[0]?.value.toLowerCase() === 'on');
+    const hasRevocationCheck = hasDirective(doc, 'sslcarevocationcheck');
     let crlReported = false;
     for (const d of doc.directives) {
       if (LOG_DIRECTIVES.has(d.key) && d.args[0]) {
@@ -164,7 +165,7 @@ function review(d: DirectiveNode, message: string): Finding {
 
 /** The directive that marks a main configuration (its ServerRoot), read by 2.4. */
 function mainConfigMarker(doc: ConfigDocument): DirectiveNode | undefined {
-  return doc.directives.find((d) => d.key === 'serverroot' && !in22Branch(d));
+  return directivesNamed(doc, 'serverroot').find((d) => !in22Branch(d));
 }
 
 export const changedDefaultRule: Rule = {
@@ -177,12 +178,12 @@ export const changedDefaultRule: Rule = {
     if (!marker) return [];
     // Only a configuration written for 2.2 relies on 2.2's defaults: one that still uses a
     // directive 2.4 removed, renamed, ignores or keeps only for compatibility.
-    const from22 = doc.directives.some((d) => {
-      const st = getDirective(d.key)?.status;
-      return (st === 'removed' || st === 'renamed' || st === 'noop' || st === 'compat') && !in22Branch(d);
+    const from22 = [...directivesByKey(doc)].some(([key, list]) => {
+      const st = getDirective(key)?.status;
+      return (st === 'removed' || st === 'renamed' || st === 'noop' || st === 'compat') && list.some((d) => !in22Branch(d));
     });
     if (!from22) return [];
-    const has = (key: string) => doc.directives.some((d) => d.key === key);
+    const has = (key: string) => hasDirective(doc, key);
     const out: Finding[] = [];
     const at = { start: marker.name.start, end: marker.name.end };
     if (!has('allowoverride') && !has('allowoverridelist')) {

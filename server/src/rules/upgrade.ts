@@ -12,6 +12,7 @@
  *   writes the value 2.2 meant.
  */
 import type { DirectiveNode, Finding, Rule } from './types';
+import { directivesByKey, directivesNamed } from '../syntax';
 import { code, deleteLine, in22Branch } from './scope';
 import { getDirective } from '../facts';
 
@@ -38,20 +39,22 @@ export const renamedDirectiveRule: Rule = {
   summary: 'Directives 2.4 renamed (`MaxClients` → `MaxRequestWorkers`, `MaxRequestsPerChild` → `MaxConnectionsPerChild`). Fix renames them.',
   check({ doc }) {
     const out: Finding[] = [];
-    for (const d of doc.directives) {
-      const fact = getDirective(d.key);
+    for (const [key, list] of directivesByKey(doc)) {
+      const fact = getDirective(key);
       if (!fact || fact.status !== 'renamed' || !fact.renamedTo) continue;
-      const only22 = in22Branch(d);
-      out.push({
-        rule: 'renamed-directive',
-        message: `${code(d.name.value)} is called ${code(fact.renamedTo)} in httpd 2.4. 2.4 still accepts the old name as a deprecated alias.`,
-        start: d.name.start,
-        end: d.name.end,
-        tags: ['deprecated'],
-        ...hintIn22(d),
-        data: { directive: fact.name, renamedTo: fact.renamedTo },
-        ...(only22 ? {} : { fixes: [{ title: `Rename to ${fact.renamedTo}`, edits: [renameKeepingColumn(doc.text, d, fact.renamedTo)], preferred: true }] }),
-      });
+      for (const d of list) {
+        const only22 = in22Branch(d);
+        out.push({
+          rule: 'renamed-directive',
+          message: `${code(d.name.value)} is called ${code(fact.renamedTo)} in httpd 2.4. 2.4 still accepts the old name as a deprecated alias.`,
+          start: d.name.start,
+          end: d.name.end,
+          tags: ['deprecated'],
+          ...hintIn22(d),
+          data: { directive: fact.name, renamedTo: fact.renamedTo },
+          ...(only22 ? {} : { fixes: [{ title: `Rename to ${fact.renamedTo}`, edits: [renameKeepingColumn(doc.text, d, fact.renamedTo)], preferred: true }] }),
+        });
+      }
     }
     return out;
   },
@@ -63,22 +66,24 @@ export const obsoleteDirectiveRule: Rule = {
   summary: 'Directives 2.4 accepts but ignores (`NameVirtualHost`, `DefaultType`). Fix deletes them.',
   check({ doc }) {
     const out: Finding[] = [];
-    for (const d of doc.directives) {
-      const fact = getDirective(d.key);
+    for (const [key, list] of directivesByKey(doc)) {
+      const fact = getDirective(key);
       if (!fact || fact.status !== 'noop') continue;
-      const only22 = in22Branch(d);
-      let message = `${code(fact.name)} has no effect in httpd 2.4.`;
-      if (fact.replacement) message += ' ' + fact.replacement;
-      out.push({
-        rule: 'obsolete-directive',
-        message,
-        start: d.start,
-        end: d.end,
-        tags: ['unnecessary', 'deprecated'],
-        ...hintIn22(d),
-        data: { directive: fact.name },
-        ...(only22 ? {} : { fixes: [{ title: `Delete ${fact.name} (no effect in 2.4)`, edits: [deleteLine(d)], preferred: true }] }),
-      });
+      for (const d of list) {
+        const only22 = in22Branch(d);
+        let message = `${code(fact.name)} has no effect in httpd 2.4.`;
+        if (fact.replacement) message += ' ' + fact.replacement;
+        out.push({
+          rule: 'obsolete-directive',
+          message,
+          start: d.start,
+          end: d.end,
+          tags: ['unnecessary', 'deprecated'],
+          ...hintIn22(d),
+          data: { directive: fact.name },
+          ...(only22 ? {} : { fixes: [{ title: `Delete ${fact.name} (no effect in 2.4)`, edits: [deleteLine(d)], preferred: true }] }),
+        });
+      }
     }
     return out;
   },
@@ -90,8 +95,8 @@ export const changedValueRule: Rule = {
   summary: 'Values 2.4 reads differently: `KeepAlive` accepts only `On` or `Off` (2.2 took any other value as On).',
   check({ doc }) {
     const out: Finding[] = [];
-    for (const d of doc.directives) {
-      if (d.key !== 'keepalive' || d.args.length !== 1) continue;
+    for (const d of directivesNamed(doc, 'keepalive')) {
+      if (d.args.length !== 1) continue;
       const v = d.args[0];
       const low = v.value.toLowerCase();
       if (low === 'on' || low === 'off') continue;

@@ -1,0 +1,43 @@
+/**
+ * Lookups over a parsed file that many rules make: the directives by (lower-case) name. Built
+ * once per tree, on first use (for the last tree asked about); a tree does not change once parsed.
+ */
+import type { ConfigDocument, DirectiveNode } from './ast';
+
+// The index of the last tree asked about: the rules of one analysis ask one after another. (A
+// WeakMap over every tree costs more: V8 keeps weakly held trees around for longer.)
+let lastDoc: ConfigDocument | null = null;
+let lastIndex: Map<string, DirectiveNode[]> | null = null;
+const NONE: readonly DirectiveNode[] = Object.freeze([]);
+
+/** Every directive of the file by its key (the name in lower case), each list in document order. */
+export function directivesByKey(doc: ConfigDocument): ReadonlyMap<string, readonly DirectiveNode[]> {
+  if (lastDoc === doc && lastIndex) return lastIndex;
+  const m = new Map<string, DirectiveNode[]>();
+  for (const d of doc.directives) {
+    const list = m.get(d.key);
+    if (list) list.push(d);
+    else m.set(d.key, [d]);
+  }
+  lastDoc = doc;
+  lastIndex = m;
+  return m;
+}
+
+/** The directives with any of these keys (lower case), in document order. */
+export function directivesNamed(doc: ConfigDocument, ...keys: string[]): readonly DirectiveNode[] {
+  const m = directivesByKey(doc);
+  if (keys.length === 1) return m.get(keys[0]) ?? NONE;
+  const out: DirectiveNode[] = [];
+  for (const k of keys) {
+    const list = m.get(k);
+    if (list) out.push(...list);
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** True when the file has a directive with any of these keys. */
+export function hasDirective(doc: ConfigDocument, ...keys: string[]): boolean {
+  const m = directivesByKey(doc);
+  return keys.some((k) => m.has(k));
+}
