@@ -9,6 +9,7 @@
  */
 import type {
   ChildNode,
+  CommentNode,
   ConfigDocument,
   DirectiveNode,
   LineNode,
@@ -104,6 +105,27 @@ export function tokenize(l: Logical, from: number, to: number): Token[] {
     while (i < to && isSpace(s.charCodeAt(i))) i++;
   }
   return out;
+}
+
+/** A comment line. Its text is cut out of the line when first asked for (few ever are). */
+class Comment implements CommentNode {
+  readonly type = 'comment' as const;
+  constructor(
+    readonly lineStart: number,
+    readonly lineEnd: number,
+    readonly start: number,
+    readonly end: number,
+    readonly line: number,
+    public parent: SectionNode | null,
+    /** The logical line's text (the file itself for a line without continuations) and the comment's part of it. */
+    private readonly source: string,
+    private readonly from: number,
+    private readonly to: number,
+  ) {}
+
+  get text(): string {
+    return this.source.slice(this.from, this.to);
+  }
 }
 
 /**
@@ -258,7 +280,7 @@ export function parse(text: string): ConfigDocument {
     const end = mapEnd(l, a, b);
     const first = s.charCodeAt(a);
     if (first === 35 /* # */) {
-      const node: LineNode = { type: 'comment', lineStart, lineEnd, start, end, line: startLine, parent: top, text: s.slice(a, b) };
+      const node: LineNode = new Comment(lineStart, lineEnd, start, end, startLine, top, s, a, b);
       lines.push(node);
       into.push(node);
       continue;
