@@ -516,7 +516,7 @@ export function quickAccessNotes(doc: ConfigDocument, ctx: FileContext): PlanNot
   }
   const hit = quickByCtx.get(ctx);
   if (hit) return hit;
-  const model = buildModel(doc, ctx);
+  const model = buildModel(doc, ctx, { light: true });
   const out: PlanNote[] = [...invalidNotes(doc, model)];
   for (const s of model.scopes) if (s.authz?.root) structuralDead(s.authz.root, out);
   out.sort((a, b) => a.start - b.start || a.end - b.end);

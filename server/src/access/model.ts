@@ -272,11 +272,20 @@ function limitMask(s: SectionNode, outer: MethodSet): MethodSet {
 export interface ModelOptions {
   /** Which server reads the file (default: 2.4 with mod_access_compat). */
   reader?: Reader;
+  /**
+   * Only what start-up checks need (the quick pass): the host rules, the Require trees and their
+   * problems. Scopes keep no other directives (no auth settings, SetEnvIf, paths): not for evaluation.
+   */
+  light?: boolean;
 }
+
+/** The directives a light model reads. */
+const LIGHT_KEYS = new Set(['order', 'allow', 'deny', 'satisfy', 'require', 'authmerging', 'authzsendforbiddenonfailure']);
 
 /** Build the access model of a parsed file. */
 export function buildModel(doc: ConfigDocument, context: FileContext, options: ModelOptions = {}): AccessModel {
   const reader = options.reader ?? 'httpd24compat';
+  const light = options.light === true;
   const problems: Problem[] = [];
   const scopes: Scope[] = [];
   const scopeOfSection = new Map<SectionNode, Scope>();
@@ -492,7 +501,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
     if (depth > MAX_ANALYSED_NESTING) return;
     for (const ch of children) {
       if (ch.type === 'directive') {
-        if (readBy(ch)) directive(ch, ctx);
+        if ((!light || LIGHT_KEYS.has(ch.key)) && readBy(ch)) directive(ch, ctx);
         continue;
       }
       if (ch.type !== 'section') continue;

@@ -16,10 +16,13 @@ export interface Suppressions {
 export function collectSuppressions(doc: ConfigDocument): Suppressions {
   const spans: Array<{ start: number; end: number; rules: Set<string> | null }> = [];
   let pending: Set<string> | null | undefined;
-  // Most files have no such comment: one search of the text says so (any case, as MARK reads it).
-  if (!/apacheconf-disable-next-line/i.test(doc.text)) return { silenced: () => false };
+  const text = doc.text;
   for (const node of doc.lines) {
     if (node.type === 'comment') {
+      // Only a comment whose first word starts with an `a` can be a mark: the others are not read.
+      let i = node.start + 1;
+      while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++;
+      if ((text.charCodeAt(i) | 0x20) !== 0x61 /* a */) continue;
       const m = MARK.exec(node.text);
       if (m) {
         const ids = m[1].split(/[\s,]+/).filter(Boolean);
@@ -36,6 +39,7 @@ export function collectSuppressions(doc: ConfigDocument): Suppressions {
       pending = undefined;
     }
   }
+  if (!spans.length) return { silenced: () => false };
   return {
     silenced(rule, offset) {
       // Binary search over spans sorted by start.

@@ -8,6 +8,8 @@ import type { ConfigDocument, DirectiveNode } from './ast';
 // WeakMap over every tree costs more: V8 keeps weakly held trees around for longer.)
 let lastDoc: ConfigDocument | null = null;
 let lastIndex: Map<string, DirectiveNode[]> | null = null;
+/** directivesNamed's answers for several keys, for the same last tree. */
+let lastNamed = new Map<string, readonly DirectiveNode[]>();
 const NONE: readonly DirectiveNode[] = Object.freeze([]);
 
 /** Every directive of the file by its key (the name in lower case), each list in document order. */
@@ -21,6 +23,7 @@ export function directivesByKey(doc: ConfigDocument): ReadonlyMap<string, readon
   }
   lastDoc = doc;
   lastIndex = m;
+  lastNamed = new Map();
   return m;
 }
 
@@ -28,12 +31,18 @@ export function directivesByKey(doc: ConfigDocument): ReadonlyMap<string, readon
 export function directivesNamed(doc: ConfigDocument, ...keys: string[]): readonly DirectiveNode[] {
   const m = directivesByKey(doc);
   if (keys.length === 1) return m.get(keys[0]) ?? NONE;
+  const id = keys.join(' ');
+  const known = lastNamed.get(id);
+  if (known) return known;
   const out: DirectiveNode[] = [];
   for (const k of keys) {
     const list = m.get(k);
     if (list) out.push(...list);
   }
-  return out.sort((a, b) => a.start - b.start);
+  if (out.length > 1) out.sort((a, b) => a.start - b.start);
+  const frozen = out.length ? out : NONE;
+  lastNamed.set(id, frozen);
+  return frozen;
 }
 
 /** True when the file has a directive with any of these keys. */
