@@ -238,8 +238,9 @@ function childMem(file: string, ignore?: string, depth: 'quick' | 'full' = 'full
 
 /**
  * `--child-rate baseline|parse|quick|full [--quick]`: MB/s of one kind of work over the corpus,
- * in a process of its own (no heap left over from another measurement): one warm-up pass, then
- * whole passes until at least 2 s (1 s with --quick, and at least 3 passes) have gone by.
+ * in a process of its own (no heap left over from another measurement): a warm-up (three passes
+ * and 0.5 s at least), then whole passes until at least 3 s (1.5 s with --quick, and at least 3
+ * passes) have gone by.
  */
 function childRate(kind: string): void {
   const texts = corpusTexts();
@@ -254,8 +255,10 @@ function childRate(kind: string): void {
     }
     return n;
   };
-  sink += pass();
-  const minMs = quick ? 1000 : 2000;
+  // Warm up until the JIT has settled: three passes and half a second at least.
+  const w0 = Date.now();
+  for (let i = 0; i < 3 || Date.now() - w0 < 500; i++) sink += pass();
+  const minMs = quick ? 1500 : 3000;
   const t0 = process.hrtime.bigint();
   let passes = 0;
   let ms = 0;
