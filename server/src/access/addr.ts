@@ -277,8 +277,30 @@ export type HostToken =
 
 export type TokenResult = { ok: true; token: HostToken } | { ok: false; message: string };
 
-/** allow_cmd's classification of one word after `from` (spec §2.2, in that order). */
+/**
+ * Answers for words seen before: the same few words (`all`, `127.0.0.1`, `10.0.0.0/8`) recur in
+ * every file, and a result is never changed once made. Bounded: cleared when it grows large.
+ */
+const HOST_TOKENS = new Map<string, TokenResult>();
+const REQUIRE_IPS = new Map<string, { ok: true; subnet: Subnet } | { ok: false; message: string }>();
+const MEMO_LIMIT = 4096;
+
+function memo<T>(cache: Map<string, T>, word: string, make: (w: string) => T): T {
+  let r = cache.get(word);
+  if (r === undefined) {
+    if (cache.size >= MEMO_LIMIT) cache.clear();
+    r = make(word);
+    cache.set(word, r);
+  }
+  return r;
+}
+
+/** allow_cmd's classification of one word after `from` (spec §2.2, in that order). Results are shared: never change one. */
 export function classifyHostToken(word: string): TokenResult {
+  return memo(HOST_TOKENS, word, classifyHostTokenAnew);
+}
+
+function classifyHostTokenAnew(word: string): TokenResult {
   const lower = word.toLowerCase();
   if (lower.startsWith('env=!')) return { ok: true, token: { kind: 'nenv', name: word.slice(5), raw: word } };
   if (lower.startsWith('env=')) return { ok: true, token: { kind: 'env', name: word.slice(4), raw: word } };
@@ -298,6 +320,10 @@ export function classifyHostToken(word: string): TokenResult {
 
 /** mod_authz_host's parser for one `Require ip` argument: anything not IP-like is an error. */
 export function parseRequireIp(word: string): { ok: true; subnet: Subnet } | { ok: false; message: string } {
+  return memo(REQUIRE_IPS, word, parseRequireIpAnew);
+}
+
+function parseRequireIpAnew(word: string): { ok: true; subnet: Subnet } | { ok: false; message: string } {
   const slash = word.indexOf('/');
   const addr = slash >= 0 ? word.slice(0, slash) : word;
   const r = slash >= 0 ? createSubnet(addr, word.slice(slash + 1)) : createSubnet(word);
