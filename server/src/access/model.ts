@@ -11,7 +11,7 @@
  * Directives in branches the chosen reader skips (<IfModule !mod_authz_core.c>
  * for a 2.4 server…) are left out.
  */
-import type { ConfigDocument, DirectiveNode, SectionNode, Token } from '../syntax';
+import { hasDirective, type ConfigDocument, type DirectiveNode, type SectionNode, type Token } from '../syntax';
 import type { FileContext } from '../model/context';
 import { readersInside, type Reader } from '../model/guards';
 import { getProvider } from '../facts/providers';
@@ -575,7 +575,13 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
     }
   };
 
-  walk(doc.children, { scope: top, mask: ALL_METHODS, container: null });
+  // A light model of a file with no access lines and no Limit or Require section has nothing to
+  // find: its walk is skipped.
+  const nothingToRead =
+    light &&
+    !hasDirective(doc, ...LIGHT_KEYS) &&
+    !doc.sections.some((s) => s.key === 'limit' || s.key === 'limitexcept' || Object.hasOwn(CONTAINER_OP, s.key));
+  if (!nothingToRead) walk(doc.children, { scope: top, mask: ALL_METHODS, container: null });
 
   // AH01624: after De Morgan flattening every container keeps a non-negated child.
   for (const sc of scopes) {
