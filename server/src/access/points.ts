@@ -215,7 +215,25 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096): Poi
     for (const prev of chainChoices) for (let k = 0; k < n; k++) next.push([...prev, k]);
     chainChoices.splice(0, chainChoices.length, ...next);
   }
+  const nScopes = model.scopes.length;
   for (const pl of places) {
+    // Whether a scope applies to this place (its path, file name, virtual host) does not depend on
+    // the regex and <If> choices below: worked out once per place and scope (0 = not yet).
+    const placeMemo = new Int8Array(nScopes);
+    const placeApplies = (s: Scope): boolean => {
+      let v = placeMemo[s.index];
+      if (v === 0) {
+        let r: boolean;
+        if (s.kind === 'virtualhost') r = pl.vh !== null && s.index === pl.vh.index;
+        else if (lit(s)) r = isFiles(s) ? pl.file.slice(pl.file.lastIndexOf('/') + 1) === s.literal : pl.uri === s.literal;
+        else if (isDir(s)) r = dirApplies(s, pl.file);
+        else if (isFiles(s)) r = filesApplies(s, pl.file);
+        else if (isLoc(s)) r = locationApplies(s, pl.uri);
+        else r = false;
+        placeMemo[s.index] = v = r ? 2 : 1;
+      }
+      return v === 2;
+    };
     for (let bits = 0; bits < 2 ** free.length; bits++) {
       for (const choice of chainChoices) {
         const freeOn = new Set(free.filter((_, i) => (bits >> i) & 1).map((s) => s.index));
@@ -224,18 +242,10 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096): Poi
           if (choice[i] < c.length) ifOn.add(c[choice[i]].index);
         });
         const test = (s: Scope): boolean => {
-          switch (s.kind) {
-            case 'top':
-              return true;
-            case 'virtualhost':
-              return pl.vh !== null && s.index === pl.vh.index;
-            default:
-          }
-          if (lit(s)) return isFiles(s) ? pl.file.slice(pl.file.lastIndexOf('/') + 1) === s.literal : pl.uri === s.literal;
+          if (s.kind === 'top') return true;
+          if (s.kind === 'virtualhost' || lit(s)) return placeApplies(s);
           if (s.regex || s.kind === 'proxy') return freeOn.has(s.index);
-          if (isDir(s)) return dirApplies(s, pl.file);
-          if (isFiles(s)) return filesApplies(s, pl.file);
-          if (isLoc(s)) return locationApplies(s, pl.uri);
+          if (isDir(s) || isFiles(s) || isLoc(s)) return placeApplies(s);
           if (isIf(s)) return ifOn.has(s.index);
           return false;
         };
@@ -266,16 +276,15 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096): Poi
 
 /** Which scopes a point selects (a scope applies when it and all its parents do), as a key. */
 function appliedSignature(model: AccessModel, test: (s: Scope) => boolean): string {
-  const applies = new Map<Scope, boolean>();
-  const ok = (s: Scope): boolean => {
-    const have = applies.get(s);
-    if (have !== undefined) return have;
-    const v = (s.parent ? ok(s.parent) : true) && test(s);
-    applies.set(s, v);
-    return v;
-  };
+  // Scopes come in document order, so a parent is always settled before its children.
+  const applies = new Uint8Array(model.scopes.length);
   let sig = '';
-  for (const s of model.scopes) if (ok(s)) sig += s.index + ',';
+  for (const s of model.scopes) {
+    if ((s.parent ? applies[s.parent.index] === 1 : true) && test(s)) {
+      applies[s.index] = 1;
+      sig += s.index + ',';
+    }
+  }
   return sig;
 }
 
