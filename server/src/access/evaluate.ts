@@ -439,15 +439,16 @@ function components(p: string): number {
 
 /** The scopes that apply, in httpd's merge order, given a test for each scope's own condition. */
 export function appliedScopes(model: AccessModel, test: ScopeTest): Applied[] {
-  const applies = new Map<Scope, boolean>();
-  const ok = (s: Scope): boolean => {
-    const have = applies.get(s);
-    if (have !== undefined) return have;
-    const v = (s.parent ? ok(s.parent) : true) && test(s);
-    applies.set(s, v);
-    return v;
-  };
-  const scopes = model.scopes.filter(ok);
+  // A scope applies when its own condition holds and its parent applies; scopes come in document
+  // order, so a parent is settled before its children.
+  const applies = new Uint8Array(model.scopes.length);
+  const scopes: Scope[] = [];
+  for (const s of model.scopes) {
+    if ((s.parent ? applies[s.parent.index] === 1 : true) && test(s)) {
+      applies[s.index] = 1;
+      scopes.push(s);
+    }
+  }
   const inVhost = (s: Scope) => {
     for (let p: Scope | null = s; p; p = p.parent) if (p.kind === 'virtualhost') return 1;
     return 0;
@@ -585,12 +586,12 @@ function fileOf(model: AccessModel, req: Request, vhost: Scope | null): string {
 }
 
 export function dirApplies(s: Scope, filename: string): boolean {
-  const dir = filename.endsWith('/') ? filename : filename.slice(0, filename.lastIndexOf('/') + 1);
   if (s.regex) return cachedRegExp(s.pattern)?.test(filename) ?? false;
   const pat = normPath(s.pattern);
   if (pat === '/') return true;
+  const dir = filename.endsWith('/') ? filename : filename.slice(0, filename.lastIndexOf('/') + 1);
   const nd = normPath(dir);
-  if (!/[*?[]/.test(pat)) {
+  if (!isWild(s.pattern)) {
     // The first components of the directory equal the pattern: the same as comparing component lists.
     return nd === pat || nd.startsWith(pat + '/');
   }
@@ -604,7 +605,7 @@ export function dirApplies(s: Scope, filename: string): boolean {
 export function locationApplies(s: Scope, uri: string): boolean {
   if (s.regex) return cachedRegExp(s.pattern)?.test(uri) ?? false;
   const p = s.pattern;
-  if (/[*?[]/.test(p)) return fnmatchPath(p, uri);
+  if (isWild(p)) return fnmatchPath(p, uri);
   if (!uri.startsWith(p)) return false;
   return p.endsWith('/') || uri.length === p.length || uri[p.length] === '/';
 }
@@ -612,7 +613,19 @@ export function locationApplies(s: Scope, uri: string): boolean {
 export function filesApplies(s: Scope, filename: string): boolean {
   const base = filename.slice(filename.lastIndexOf('/') + 1);
   if (s.regex) return cachedRegExp(s.pattern)?.test(base) ?? false;
-  return /[*?[]/.test(s.pattern) ? fnmatchPath(s.pattern, base) : s.pattern === base;
+  return isWild(s.pattern) ? fnmatchPath(s.pattern, base) : s.pattern === base;
+}
+
+/** Whether a section pattern has glob characters, remembered per pattern (the same few are asked about for every request point). */
+const WILD_CACHE = new Map<string, boolean>();
+function isWild(pattern: string): boolean {
+  let w = WILD_CACHE.get(pattern);
+  if (w === undefined) {
+    if (WILD_CACHE.size > 5000) WILD_CACHE.clear();
+    w = /[*?[]/.test(pattern);
+    WILD_CACHE.set(pattern, w);
+  }
+  return w;
 }
 
 function serverNameOf(s: Scope): string | null {
