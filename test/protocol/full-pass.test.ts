@@ -1,0 +1,67 @@
+// The full-pass runner: jobs run in a worker thread started from the bundled server (or inline
+// without one), one at a time, the newest per document; a job its document has outgrown is
+// dropped or stopped, and its promise resolves with null.
+import assert from 'node:assert/strict';
+import { FullPassRunner, type FullPassJob } from '../../server/src/lsp/full-pass';
+import { createService } from '../../server/src/service';
+import { generateConfig } from '../../bench/run';
+import { SERVER_JS, ensureServerBuilt } from './lsp-client';
+
+const SMALL = '<Directory "/srv/app">\n    Order allow,deny\n    Allow from 10.1.2.3\n    Deny from all\n</Directory>\n';
+const job = (text: string, uri = 'file:///full-pass/httpd.conf'): FullPassJob => ({ text, uri, context: 'server', settings: {} });
+const codes = (fs: Array<{ rule: string }> | null) => (fs ?? []).map((f) => f.rule);
+
+for (const mode of ['worker', 'inline'] as const) {
+  describe(`FullPassRunner (${mode})`, function () {
+    this.timeout(60_000);
+    let runner: FullPassRunner;
+    before(() => {
+      if (mode === 'worker') ensureServerBuilt();
+    });
+    beforeEach(() => {
+      runner = new FullPassRunner(mode === 'worker' ? SERVER_JS : null);
+    });
+    afterEach(() => runner.dispose());
+
+    it('gives the findings of the full analysis', async () => {
+      const got = await runner.run('a', job(SMALL));
+      const want = createService().analyze({ text: SMALL, uri: 'file:///full-pass/httpd.conf', context: 'server', depth: 'full' }).findings;
+      assert.deepEqual(got, JSON.parse(JSON.stringify(want)));
+      assert.ok(codes(got).includes('access-intent'), 'the full pass has the request-point check');
+      assert.equal(runner.started, mode === 'worker' ? 1 : 0);
+    });
+
+    it('a newer job for the same document replaces the running one', async () => {
+      // A large file keeps the first job busy while the second arrives.
+      const first = runner.run('a', job(generateConfig(3000, 3)));
+      const second = runner.run('a', job(SMALL));
+      assert.equal(await first, null, 'the stale job resolves with null');
+      assert.ok(codes(await second).includes('access-intent'));
+      // In a worker the stale job's thread is stopped and a fresh one takes the next job.
+      assert.equal(runner.started, mode === 'worker' ? 2 : 0);
+    });
+
+    it('jobs for different documents wait their turn and all finish', async () => {
+      const results = await Promise.all(['a', 'b', 'c'].map((k) => runner.run(k, job(SMALL, `file:///full-pass/${k}.conf`))));
+      for (const r of results) assert.ok(codes(r).includes('access-intent'));
+      assert.equal(runner.started, mode === 'worker' ? 1 : 0, 'one worker for all of them');
+    });
+
+    it('a job no longer wanted when its turn comes is dropped', async () => {
+      const busy = runner.run('a', job(SMALL));
+      let wanted = true;
+      const dropped = runner.run('b', job(SMALL, 'file:///full-pass/b.conf'), () => wanted);
+      wanted = false;
+      assert.ok(codes(await busy).includes('access-intent'));
+      assert.equal(await dropped, null);
+    });
+
+    it('dispose resolves what is waiting with null', async () => {
+      const a = runner.run('a', job(SMALL));
+      const b = runner.run('b', job(SMALL, 'file:///full-pass/b.conf'));
+      runner.dispose();
+      assert.deepEqual(await Promise.all([a, b]), [null, null]);
+      assert.equal(await runner.run('c', job(SMALL)), null, 'nothing runs after dispose');
+    });
+  });
+}
