@@ -107,9 +107,8 @@ export function tokenize(l: Logical, from: number, to: number): Token[] {
   return out;
 }
 
-/** A comment line. Its text is cut out of the line when first asked for (few ever are). */
-class Comment implements CommentNode {
-  readonly type = 'comment' as const;
+/** Where a logical line sits in the text, and the section around it (see LineInfo). */
+abstract class Line {
   constructor(
     readonly lineStart: number,
     readonly lineEnd: number,
@@ -117,11 +116,23 @@ class Comment implements CommentNode {
     readonly end: number,
     readonly line: number,
     public parent: SectionNode | null,
-    /** The logical line's text (the file itself for a line without continuations) and the comment's part of it. */
-    private readonly source: string,
-    private readonly from: number,
-    private readonly to: number,
   ) {}
+}
+
+/** A comment line. Its text is cut out of the line when first asked for (few ever are). */
+class Comment extends Line implements CommentNode {
+  readonly type = 'comment' as const;
+  /** The logical line's text (the file itself for a line without continuations) and the comment's part of it. */
+  private source = '';
+  private from = 0;
+  private to = 0;
+
+  of(source: string, from: number, to: number): this {
+    this.source = source;
+    this.from = from;
+    this.to = to;
+    return this;
+  }
 
   get text(): string {
     return this.source.slice(this.from, this.to);
@@ -133,23 +144,24 @@ class Comment implements CommentNode {
  * most directives of a file are never looked at beyond their name, and their words would only
  * cost memory and garbage collection.
  */
-class Directive implements DirectiveNode {
+class Directive extends Line implements DirectiveNode {
   readonly type = 'directive' as const;
+  name!: Token;
+  key = '';
   private words: Token[] | null = null;
-  constructor(
-    readonly lineStart: number,
-    readonly lineEnd: number,
-    readonly start: number,
-    readonly end: number,
-    readonly line: number,
-    public parent: SectionNode | null,
-    readonly name: Token,
-    readonly key: string,
-    /** The logical line and the part of it after the name. */
-    private readonly logical: Logical,
-    private readonly argsFrom: number,
-    private readonly argsTo: number,
-  ) {}
+  /** The logical line and the part of it after the name. */
+  private logical!: Logical;
+  private argsFrom = 0;
+  private argsTo = 0;
+
+  of(name: Token, logical: Logical, argsFrom: number, argsTo: number): this {
+    this.name = name;
+    this.key = name.value.toLowerCase();
+    this.logical = logical;
+    this.argsFrom = argsFrom;
+    this.argsTo = argsTo;
+    return this;
+  }
 
   get args(): Token[] {
     return (this.words ??= this.argsFrom < this.argsTo ? tokenize(this.logical, this.argsFrom, this.argsTo) : []);
@@ -280,7 +292,7 @@ export function parse(text: string): ConfigDocument {
     const end = mapEnd(l, a, b);
     const first = s.charCodeAt(a);
     if (first === 35 /* # */) {
-      const node: LineNode = new Comment(lineStart, lineEnd, start, end, startLine, top, s, a, b);
+      const node: LineNode = new Comment(lineStart, lineEnd, start, end, startLine, top).of(s, a, b);
       lines.push(node);
       into.push(node);
       continue;
@@ -395,7 +407,7 @@ export function parse(text: string): ConfigDocument {
   function addDirective(l: Logical, a: number, b: number, lineStart: number, lineEnd: number, start: number, end: number, line: number): void {
     // `a` is the first non-blank character of the line, so the name starts there.
     const name = readWord(l, a, b);
-    const node: DirectiveNode = new Directive(lineStart, lineEnd, start, end, line, top, name, name.value.toLowerCase(), l, wordEnd, b);
+    const node: DirectiveNode = new Directive(lineStart, lineEnd, start, end, line, top).of(name, l, wordEnd, b);
     lines.push(node);
     directives.push(node);
     into.push(node);
