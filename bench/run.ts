@@ -628,42 +628,23 @@ async function main(): Promise<void> {
     }
 
     // (d) memory per input byte: peak RSS of a child on the 100k-line file minus one on an empty file.
-    const fullOut = runChild(['--child-mem', genFile], budget);
     const emptyOut = runChild(['--child-mem', ''], budget);
-    if (fullOut && emptyOut) {
-      const full = JSON.parse(fullOut) as { maxRssBytes: number };
-      const empty = JSON.parse(emptyOut) as { maxRssBytes: number };
-      const perByte = (full.maxRssBytes - empty.maxRssBytes) / gen.length;
-      rows.push({
-        name: '(d) peak RSS over an empty file, per input byte, full pass',
-        value: `${perByte.toFixed(1)} B/B (${fmtMB(full.maxRssBytes - empty.maxRssBytes)} for ${fmtMB(gen.length)})`,
-        target: '< 10 B/B',
-        ok: perByte < 10,
-      });
-      // What the editor's main thread holds for a file this size (its full pass is off for > 20,000 lines).
-      const quickOut = runChild(['--child-mem', genFile, '', 'quick'], budget);
-      if (quickOut) {
-        const q = JSON.parse(quickOut) as { maxRssBytes: number };
-        const qb = (q.maxRssBytes - empty.maxRssBytes) / gen.length;
-        rows.push({
-          name: '(d) the same, quick pass (editor)',
-          value: `${qb.toFixed(1)} B/B (${fmtMB(q.maxRssBytes - empty.maxRssBytes)} for ${fmtMB(gen.length)})`,
-          target: '< 10 B/B',
-          ok: qb < 10,
-        });
+    const emptyRss = emptyOut ? (JSON.parse(emptyOut) as { maxRssBytes: number }).maxRssBytes : null;
+    /** Peak RSS over the empty file's, per input byte, of a `--child-mem` run's output. */
+    const memRow = (name: string, out: string | null, target: boolean): void => {
+      if (out === null || emptyRss === null) {
+        rows.push({ name, value: `did not finish in ${budget / 1000} s`, ...(target ? { target: '< 10 B/B', ok: false } : {}) });
+        return;
       }
-    } else {
-      rows.push({ name: '(d) peak RSS per input byte (100k lines)', value: `did not finish in ${budget / 1000} s`, target: '< 10 B/B', ok: false });
-      const without = slowest ? runChild(['--child-mem', genFile, slowest.id], budget) : null;
-      if (without && emptyOut && slowest) {
-        const full = JSON.parse(without) as { maxRssBytes: number };
-        const empty = JSON.parse(emptyOut) as { maxRssBytes: number };
-        rows.push({
-          name: `(d) the same without ${slowest.id}`,
-          value: `${((full.maxRssBytes - empty.maxRssBytes) / gen.length).toFixed(1)} B/B (${fmtMB(full.maxRssBytes - empty.maxRssBytes)} for ${fmtMB(gen.length)})`,
-        });
-      }
-    }
+      const extra = (JSON.parse(out) as { maxRssBytes: number }).maxRssBytes - emptyRss;
+      const perByte = extra / gen.length;
+      rows.push({ name, value: `${perByte.toFixed(1)} B/B (${fmtMB(extra)} for ${fmtMB(gen.length)})`, ...(target ? { target: '< 10 B/B', ok: perByte < 10 } : {}) });
+    };
+    const fullOut = runChild(['--child-mem', genFile], budget);
+    memRow('(d) peak RSS over an empty file, per input byte, full pass', fullOut, true);
+    // What the editor's main thread holds for a file this size (its full pass is off for > 20,000 lines).
+    memRow('(d) the same, quick pass (editor)', runChild(['--child-mem', genFile, '', 'quick'], budget), true);
+    if (fullOut === null && slowest) memRow(`(d) the same without ${slowest.id}`, runChild(['--child-mem', genFile, slowest.id], budget), false);
 
     printTable(rows);
     if (notes.length) {
