@@ -65,3 +65,21 @@ for (const mode of ['worker', 'inline'] as const) {
     });
   });
 }
+
+describe('FullPassRunner (worker) out of memory', function () {
+  this.timeout(120_000);
+  before(() => ensureServerBuilt());
+
+  it('a pass that exhausts its heap ends its worker, not the server; the next job gets a new worker', async () => {
+    const logged: string[] = [];
+    const runner = new FullPassRunner(SERVER_JS, (m) => logged.push(m), 16);
+    try {
+      assert.equal(await runner.run('big', job(generateConfig(20000, 5))), null);
+      assert.ok(logged.some((m) => /full-pass worker stopped|memory/i.test(m)), `the loss is reported: ${logged.join(' | ')}`);
+      assert.ok(codes(await runner.run('small', job(SMALL))).includes('access-intent'));
+      assert.equal(runner.started, 2);
+    } finally {
+      runner.dispose();
+    }
+  });
+});

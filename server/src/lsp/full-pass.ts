@@ -16,6 +16,8 @@ import { createService, type ReportedFinding, type ServiceSettings } from '../se
 import type { FileContext } from '../model/context';
 
 export const FULL_PASS_ROLE = 'apacheconf-full-pass';
+/** The old-generation heap a full-pass worker may use (MB). */
+export const FULL_PASS_HEAP_MB = 1024;
 
 export interface FullPassJob {
   text: string;
@@ -98,10 +100,12 @@ export class FullPassRunner {
    * @param script the bundle to start as the worker (dist/server.js or dist/cli.js); null runs
    *   every job inline.
    * @param log where worker failures are reported.
+   * @param heapMb the old-generation heap each worker may use.
    */
   constructor(
     private readonly script: string | null,
     private readonly log: (message: string) => void = () => undefined,
+    private readonly heapMb: number = FULL_PASS_HEAP_MB,
   ) {}
 
   get usesWorker(): boolean {
@@ -174,7 +178,14 @@ export class FullPassRunner {
     if (this.worker) return this.worker;
     let w: Worker;
     try {
-      w = new Worker(this.script!, { workerData: { role: FULL_PASS_ROLE }, stdout: true, stderr: false });
+      // A pass that runs out of memory ends its worker (reported, and the next job gets a new one)
+      // instead of taking the whole server down.
+      w = new Worker(this.script!, {
+        workerData: { role: FULL_PASS_ROLE },
+        stdout: true,
+        stderr: false,
+        resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
+      });
     } catch (e) {
       this.log(`cannot start the full-pass worker: ${(e as Error).message}`);
       return null;
