@@ -414,7 +414,7 @@ export class ApacheConfServer {
     if (quick.doc.lineStarts.length > limit) return;
     const stale = () =>
       this.disposed || this.validation.pending(uri) || this.documents.get(uri)?.version !== version || this.validationSeq.get(uri) !== seq;
-    // A document opened (or settings changed) gets it at once; one being edited after a pause.
+    // A document just opened gets it at once; after a change it waits for a pause in changes.
     if (this.openedAt.get(uri) !== version) {
       await new Promise((r) => setTimeout(r, FULL_PASS_PAUSE_MS));
       if (stale()) return;
