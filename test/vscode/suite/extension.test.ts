@@ -160,7 +160,11 @@ describe('apacheconf in a real VS Code', function () {
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
       'vscode.executeCodeActionProvider', doc.uri, target.range, vscode.CodeActionKind.QuickFix.value);
     const fix = actions.find((a) => a.isPreferred && a.edit);
-    assert.ok(fix, 'a preferred quick fix: ' + actions.map((a) => a.title).join(' | '));
+    assert.ok(
+      fix,
+      `a preferred quick fix: [${actions.map((a) => a.title).join(' | ')}] for ${JSON.stringify(target.range)}; diagnostics then: ` +
+        JSON.stringify(vscode.languages.getDiagnostics(doc.uri).map((d) => [codeOf(d), d.range.start.line, d.message.slice(0, 40)])),
+    );
     assert.ok(fix.kind && vscode.CodeActionKind.QuickFix.contains(fix.kind), 'it is a quick fix');
     assert.ok(await vscode.workspace.applyEdit(fix.edit!), 'the edit applies');
     assert.strictEqual(doc.getText(), MIGRATED);
