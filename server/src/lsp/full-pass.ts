@@ -164,7 +164,12 @@ export class FullPassRunner {
       this.finish(next, null);
       return;
     }
-    w.postMessage({ id: next.id, job: next.job } satisfies JobMessage);
+    try {
+      w.postMessage({ id: next.id, job: next.job } satisfies JobMessage);
+    } catch (e) {
+      this.log(`cannot hand the full pass to its worker: ${(e as Error).message}`);
+      this.finish(next, null);
+    }
   }
 
   private finish(p: Pending, findings: ReportedFinding[] | null): void {

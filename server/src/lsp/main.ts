@@ -19,8 +19,11 @@ let running: ApacheConfServer | undefined;
 /** Starts the server once per process; later calls return the running one. */
 export function startServer(connection?: Connection): ApacheConfServer {
   if (running) return running;
-  running = new ApacheConfServer(connection ?? createConnection(ProposedFeatures.all), { fullPassScript: bundleFile() });
-  running.listen();
+  const server = new ApacheConfServer(connection ?? createConnection(ProposedFeatures.all), { fullPassScript: bundleFile() });
+  running = server;
+  // A promise nobody waits for that fails is a bug to log, not a reason to stop answering the editor.
+  process.on('unhandledRejection', (reason) => server.reportUnexpected(reason));
+  server.listen();
   return running;
 }
 

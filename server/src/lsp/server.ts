@@ -389,6 +389,15 @@ export class ApacheConfServer {
 
   private async validate(uri: string): Promise<void> {
     try {
+      await this.validateNow(uri);
+    } catch (e) {
+      // A validation that fails is logged; it must not end the server (the scheduler does not wait for it).
+      this.logError('validate', e);
+    }
+  }
+
+  private async validateNow(uri: string): Promise<void> {
+    try {
       await this.settingsReady;
     } catch {
       // loadSettings logs its own failures.
@@ -539,6 +548,11 @@ export class ApacheConfServer {
       if (doc) this.validation.now(doc.uri);
       else await this.send(() => this.connection.sendDiagnostics({ uri: pathToFileUri(path), diagnostics: byPath.get(path) ?? [] }));
     }
+  }
+
+  /** Something went wrong outside every request and notification handler: logged, not fatal. */
+  reportUnexpected(e: unknown): void {
+    this.logError('unexpected', e);
   }
 
   private logError(where: string, e: unknown): void {
