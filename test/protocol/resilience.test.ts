@@ -25,7 +25,9 @@ describe('server resilience (in process)', () => {
     }, { settings: { validate: { debounceMs: 0 } } });
     try {
       const logged: string[] = [];
-      client.connection.onNotification('window/logMessage', (p: { message: string }) => logged.push(p.message));
+      client.connection.onNotification('window/logMessage', (p: { message: string }) => {
+        logged.push(p.message);
+      });
       await client.open('file:///resilience/bad.conf', '# boom\nServerName a\n');
       await client.open('file:///resilience/good.conf', '<Directory /srv>\n    Order allow,deny\n    Allow from all\n</Directory>\n');
       const good = await client.diagnosticsFor('file:///resilience/good.conf', 1);
