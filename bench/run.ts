@@ -692,7 +692,7 @@ function printTable(rows: Row[]): void {
   }
 }
 
-if (require.main !== module || process.env.BENCH_LIB) {
+if (require.main !== module) {
   // Imported (for generateConfig): run nothing.
 } else if (args[0] === '--child-mem') childMem(args[1] ?? '', args[2], args[3] === 'quick' ? 'quick' : 'full');
 else if (args[0] === '--child-analyze') childAnalyze(args[1], Number(args[2] ?? '1'), args[3]);

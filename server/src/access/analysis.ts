@@ -501,14 +501,15 @@ export function accessNotes(doc: ConfigDocument, ctx: FileContext, model: Access
   ].sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
-/**
- * The notes that need no request points, only the model: start-up errors, and Require lines a
- * sibling decides or repeats. Cheap enough to run on every keystroke; cached per document.
- */
 // The notes of the last tree asked about (invalid-require and dead-require of one analysis ask in
 // turn). A WeakMap over every tree would keep the trees alive for longer in V8, at a real cost.
 let quickDoc: ConfigDocument | null = null;
 let quickByCtx = new Map<string, PlanNote[]>();
+
+/**
+ * The notes that need no request points, only the model: start-up errors, and Require lines a
+ * sibling decides or repeats. Cheap enough to run on every keystroke; remembered for the last document asked about.
+ */
 export function quickAccessNotes(doc: ConfigDocument, ctx: FileContext): PlanNote[] {
   if (quickDoc !== doc) {
     quickDoc = doc;
