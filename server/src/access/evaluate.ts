@@ -437,18 +437,25 @@ function components(p: string): number {
   return n === '/' ? 1 : n.split('/').length;
 }
 
-/** The scopes that apply, in httpd's merge order, given a test for each scope's own condition. */
-export function appliedScopes(model: AccessModel, test: ScopeTest): Applied[] {
-  // A scope applies when its own condition holds and its parent applies; scopes come in document
-  // order, so a parent is settled before its children.
+/**
+ * The scopes that apply, in document order: a scope applies when its own condition holds and its
+ * parent applies (scopes come in document order, so a parent is settled before its children).
+ */
+export function scopesThatApply(model: AccessModel, test: ScopeTest): Scope[] {
   const applies = new Uint8Array(model.scopes.length);
-  const scopes: Scope[] = [];
+  const out: Scope[] = [];
   for (const s of model.scopes) {
     if ((s.parent ? applies[s.parent.index] === 1 : true) && test(s)) {
       applies[s.index] = 1;
-      scopes.push(s);
+      out.push(s);
     }
   }
+  return out;
+}
+
+/** The scopes that apply, in httpd's merge order, given a test for each scope's own condition. */
+export function appliedScopes(model: AccessModel, test: ScopeTest): Applied[] {
+  const scopes = scopesThatApply(model, test);
   const inVhost = (s: Scope) => {
     for (let p: Scope | null = s; p; p = p.parent) if (p.kind === 'virtualhost') return 1;
     return 0;
@@ -591,7 +598,7 @@ export function dirApplies(s: Scope, filename: string): boolean {
   if (pat === '/') return true;
   const dir = filename.endsWith('/') ? filename : filename.slice(0, filename.lastIndexOf('/') + 1);
   const nd = normPath(dir);
-  if (!isWild(s.pattern)) {
+  if (!/[*?[]/.test(pat)) {
     // The first components of the directory equal the pattern: the same as comparing component lists.
     return nd === pat || nd.startsWith(pat + '/');
   }
@@ -605,7 +612,7 @@ export function dirApplies(s: Scope, filename: string): boolean {
 export function locationApplies(s: Scope, uri: string): boolean {
   if (s.regex) return cachedRegExp(s.pattern)?.test(uri) ?? false;
   const p = s.pattern;
-  if (isWild(p)) return fnmatchPath(p, uri);
+  if (/[*?[]/.test(p)) return fnmatchPath(p, uri);
   if (!uri.startsWith(p)) return false;
   return p.endsWith('/') || uri.length === p.length || uri[p.length] === '/';
 }
@@ -613,19 +620,7 @@ export function locationApplies(s: Scope, uri: string): boolean {
 export function filesApplies(s: Scope, filename: string): boolean {
   const base = filename.slice(filename.lastIndexOf('/') + 1);
   if (s.regex) return cachedRegExp(s.pattern)?.test(base) ?? false;
-  return isWild(s.pattern) ? fnmatchPath(s.pattern, base) : s.pattern === base;
-}
-
-/** Whether a section pattern has glob characters, remembered per pattern (the same few are asked about for every request point). */
-const WILD_CACHE = new Map<string, boolean>();
-function isWild(pattern: string): boolean {
-  let w = WILD_CACHE.get(pattern);
-  if (w === undefined) {
-    if (WILD_CACHE.size > 5000) WILD_CACHE.clear();
-    w = /[*?[]/.test(pattern);
-    WILD_CACHE.set(pattern, w);
-  }
-  return w;
+  return /[*?[]/.test(s.pattern) ? fnmatchPath(s.pattern, base) : s.pattern === base;
 }
 
 function serverNameOf(s: Scope): string | null {

@@ -228,7 +228,6 @@ export interface AccessModel {
   scopes: Scope[];
   /** The scope of a section (scope sections only). */
   scopeOfSection: Map<SectionNode, Scope>;
-  /** The scope of each directive that is read. */
   problems: Problem[];
   /** Provider names declared by <AuthzProviderAlias> in this file. */
   aliases: Set<string>;
@@ -255,6 +254,8 @@ const CONTAINER_OP: Record<string, 'all' | 'any' | 'none'> = { requireall: 'all'
 
 export const COMPAT_KEYS = new Set(['order', 'allow', 'deny', 'satisfy']);
 const AUTHZ_KEYS = new Set(['require', 'authmerging', 'authzsendforbiddenonfailure']);
+/** The directives a light model reads: the host rules and the authorization lines. */
+const LIGHT_KEYS = new Set([...COMPAT_KEYS, ...AUTHZ_KEYS]);
 const SETENV_KEYS = new Set(['setenvif', 'setenvifnocase', 'browsermatch', 'browsermatchnocase']);
 
 export function scopeKindOf(s: SectionNode): ScopeKind | null {
@@ -279,8 +280,6 @@ export interface ModelOptions {
   light?: boolean;
 }
 
-/** The directives a light model reads. */
-const LIGHT_KEYS = new Set(['order', 'allow', 'deny', 'satisfy', 'require', 'authmerging', 'authzsendforbiddenonfailure']);
 
 /** Build the access model of a parsed file. */
 export function buildModel(doc: ConfigDocument, context: FileContext, options: ModelOptions = {}): AccessModel {

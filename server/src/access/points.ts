@@ -12,7 +12,7 @@
  */
 import { formatClient, inDomain, parseSubnetToken, samplesOf, subnetMatches, type ClientAddr } from './addr';
 import { leaves, normMethod, type AccessModel, type AuthzLeaf, type Scope } from './model';
-import { appliedScopes, dirApplies, filesApplies, leafKey, locationApplies, type AuthzResult, type Client, type Credentials } from './evaluate';
+import { dirApplies, filesApplies, leafKey, locationApplies, scopesThatApply, type AuthzResult, type Client, type Credentials } from './evaluate';
 import { normPath } from './region';
 import { OTHER_METHOD } from './translate';
 
@@ -276,15 +276,8 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096): Poi
 
 /** Which scopes a point selects (a scope applies when it and all its parents do), as a key. */
 function appliedSignature(model: AccessModel, test: (s: Scope) => boolean): string {
-  // Scopes come in document order, so a parent is always settled before its children.
-  const applies = new Uint8Array(model.scopes.length);
   let sig = '';
-  for (const s of model.scopes) {
-    if ((s.parent ? applies[s.parent.index] === 1 : true) && test(s)) {
-      applies[s.index] = 1;
-      sig += s.index + ',';
-    }
-  }
+  for (const s of scopesThatApply(model, test)) sig += s.index + ',';
   return sig;
 }
 

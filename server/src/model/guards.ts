@@ -114,11 +114,6 @@ export function readersOf(sections: readonly SectionNode[]): Set<Reader> {
   return set;
 }
 
-/** True when only httpd 2.2 (or older) reads the node: a branch 2.4 skips. */
-export function isOnly22(sections: readonly SectionNode[]): boolean {
-  const r = readersOf(sections);
-  return !r.has('httpd24') && !r.has('httpd24compat');
-}
 
 const EVERY_READER: ReadonlySet<Reader> = new Set(ALL_READERS);
 const READERS_INSIDE = new WeakMap<SectionNode, ReadonlySet<Reader>>();
@@ -140,7 +135,7 @@ export function readersInside(section: SectionNode | null): ReadonlySet<Reader> 
   return r;
 }
 
-/** isOnly22 for what a section holds, remembered (see readersInside). */
+/** True when only httpd 2.2 (or older) reads what a section holds: a branch 2.4 skips. */
 export function only22Inside(section: SectionNode | null): boolean {
   const r = readersInside(section);
   return !r.has('httpd24') && !r.has('httpd24compat');

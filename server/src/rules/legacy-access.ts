@@ -10,7 +10,7 @@
  * naive mapping most guides give, titled with what it changes.
  */
 import type { DirectiveNode, Finding, Fix, Rule } from './types';
-import { code, in22Branch } from './scope';
+import { code, COMPAT_DIRECTIVES, in22Branch } from './scope';
 import { directivesNamed } from '../syntax';
 import { planMigration, type SectionPlan } from '../access';
 
@@ -34,7 +34,7 @@ export const legacyAccessRule: Rule = {
   defaultSeverity: 'warning',
   summary: '`Order`, `Allow`, `Deny`, `Satisfy`: 2.2 access control that 2.4 keeps only in mod_access_compat. Exact quick fix to `Require` where one exists.',
   check({ doc, fileContext, mode, depth }) {
-    const compat = directivesNamed(doc, 'order', 'allow', 'deny', 'satisfy');
+    const compat = directivesNamed(doc, ...COMPAT_DIRECTIVES);
     if (!compat.length) return [];
     let plans = new Map<DirectiveNode, SectionPlan>();
     // The quick pass leaves the exact rewrites (the costly part) to the full pass.

@@ -13,7 +13,7 @@
  *   it loads for: a root file whose includes were all followed.
  */
 import type { ConfigDocument, DirectiveNode, Finding, Rule } from './types';
-import { code, deleteLine, in22Branch } from './scope';
+import { code, COMPAT_DIRECTIVES, deleteLine, in22Branch } from './scope';
 import { directivesNamed, hasDirective } from '../syntax';
 import { getModule, isHttpdModule } from '../facts';
 
@@ -106,7 +106,7 @@ export const compatModuleRule: Rule = {
     // the LoadModule line says nothing about the rest of the configuration).
     if (hasDirective(doc, 'include', 'includeoptional')) return [];
     if (!doc.sections.some((s) => /^(directory|directorymatch|location|locationmatch|files|filesmatch|virtualhost)$/.test(s.key))) return [];
-    if (directivesNamed(doc, 'order', 'allow', 'deny', 'satisfy').some((d) => !in22Branch(d))) return [];
+    if (directivesNamed(doc, ...COMPAT_DIRECTIVES).some((d) => !in22Branch(d))) return [];
     return loads.map((d) => ({
       rule: 'compat-module',
       message: 'Nothing in this configuration uses `Order`, `Allow`, `Deny` or `Satisfy` any more, so mod_access_compat is no longer needed. Unloading it also makes any 2.2 line that creeps back in fail loudly.',

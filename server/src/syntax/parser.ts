@@ -122,16 +122,19 @@ abstract class Line {
 /** A comment line. Its text is cut out of the line when first asked for (few ever are). */
 class Comment extends Line implements CommentNode {
   readonly type = 'comment' as const;
-  /** The logical line's text (the file itself for a line without continuations) and the comment's part of it. */
-  private source = '';
-  private from = 0;
-  private to = 0;
-
-  of(source: string, from: number, to: number): this {
-    this.source = source;
-    this.from = from;
-    this.to = to;
-    return this;
+  constructor(
+    lineStart: number,
+    lineEnd: number,
+    start: number,
+    end: number,
+    line: number,
+    parent: SectionNode | null,
+    /** The logical line's text (the file itself for a line without continuations) and the comment's part of it. */
+    private readonly source: string,
+    private readonly from: number,
+    private readonly to: number,
+  ) {
+    super(lineStart, lineEnd, start, end, line, parent);
   }
 
   get text(): string {
@@ -146,21 +149,23 @@ class Comment extends Line implements CommentNode {
  */
 class Directive extends Line implements DirectiveNode {
   readonly type = 'directive' as const;
-  name!: Token;
-  key = '';
+  readonly key: string;
   private words: Token[] | null = null;
-  /** The logical line and the part of it after the name. */
-  private logical!: Logical;
-  private argsFrom = 0;
-  private argsTo = 0;
-
-  of(name: Token, logical: Logical, argsFrom: number, argsTo: number): this {
-    this.name = name;
+  constructor(
+    lineStart: number,
+    lineEnd: number,
+    start: number,
+    end: number,
+    line: number,
+    parent: SectionNode | null,
+    readonly name: Token,
+    /** The logical line and the part of it after the name. */
+    private readonly logical: Logical,
+    private readonly argsFrom: number,
+    private readonly argsTo: number,
+  ) {
+    super(lineStart, lineEnd, start, end, line, parent);
     this.key = name.value.toLowerCase();
-    this.logical = logical;
-    this.argsFrom = argsFrom;
-    this.argsTo = argsTo;
-    return this;
   }
 
   get args(): Token[] {
@@ -292,7 +297,7 @@ export function parse(text: string): ConfigDocument {
     const end = mapEnd(l, a, b);
     const first = s.charCodeAt(a);
     if (first === 35 /* # */) {
-      const node: LineNode = new Comment(lineStart, lineEnd, start, end, startLine, top).of(s, a, b);
+      const node: LineNode = new Comment(lineStart, lineEnd, start, end, startLine, top, s, a, b);
       lines.push(node);
       into.push(node);
       continue;
@@ -407,7 +412,7 @@ export function parse(text: string): ConfigDocument {
   function addDirective(l: Logical, a: number, b: number, lineStart: number, lineEnd: number, start: number, end: number, line: number): void {
     // `a` is the first non-blank character of the line, so the name starts there.
     const name = readWord(l, a, b);
-    const node: DirectiveNode = new Directive(lineStart, lineEnd, start, end, line, top).of(name, l, wordEnd, b);
+    const node: DirectiveNode = new Directive(lineStart, lineEnd, start, end, line, top, name, l, wordEnd, b);
     lines.push(node);
     directives.push(node);
     into.push(node);

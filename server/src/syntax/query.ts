@@ -40,9 +40,9 @@ export function directivesNamed(doc: ConfigDocument, ...keys: string[]): readonl
     if (list) out.push(...list);
   }
   if (out.length > 1) out.sort((a, b) => a.start - b.start);
-  const frozen = out.length ? out : NONE;
-  lastNamed.set(id, frozen);
-  return frozen;
+  const found = out.length ? out : NONE;
+  lastNamed.set(id, found);
+  return found;
 }
 
 /** True when the file has a directive with any of these keys. */
