@@ -11,6 +11,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
+import { SERVER_NODE_FLAGS } from './server-flags';
 import { CLIENT_COMMANDS, CONFIGURATION_COMMANDS, DOCUMENT_COMMANDS, LANGUAGE_ID, OUTPUT_CHANNEL_NAME, SERVER_COMMANDS } from './commands';
 
 /** What activate() returns: the editor tests reach the client through it. */
@@ -26,8 +27,8 @@ export async function activate(context: ExtensionContext): Promise<ApacheConfApi
 
   const module = context.asAbsolutePath(path.join('dist', 'server.js'));
   const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.ipc },
-    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
+    run: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_NODE_FLAGS] } },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_NODE_FLAGS, '--nolazy', '--inspect=6009'] } },
   };
 
   const lc: LanguageClient = new LanguageClient(LANGUAGE_ID, 'Apache Config Language Server', serverOptions, clientOptions(output, () => lc));

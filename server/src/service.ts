@@ -74,6 +74,29 @@ const LSP_SEVERITY: Record<Severity, DiagnosticSeverity> = {
   hint: DiagnosticSeverity.Hint,
 };
 
+/**
+ * The codeDescription of each rule, made once: a file with thousands of findings publishes them
+ * all on every change, and one shared object per rule is less for the garbage collector than a
+ * new one per diagnostic (the JSON sent is the same). Callers must not modify it.
+ */
+const codeDescriptions = new Map<string, { href: string }>();
+function codeDescriptionOf(rule: string): { href: string } {
+  let c = codeDescriptions.get(rule);
+  if (!c) codeDescriptions.set(rule, (c = Object.freeze({ href: ruleDocsUrl(rule) })));
+  return c;
+}
+
+const DEPRECATED_TAGS: readonly DiagnosticTag[] = Object.freeze([DiagnosticTag.Deprecated]);
+const UNNECESSARY_TAGS: readonly DiagnosticTag[] = Object.freeze([DiagnosticTag.Unnecessary]);
+const BOTH_TAGS: readonly DiagnosticTag[] = Object.freeze([DiagnosticTag.Deprecated, DiagnosticTag.Unnecessary]);
+
+/** The LSP tags of a finding's tags (shared, frozen arrays). */
+function lspTags(tags: readonly string[]): DiagnosticTag[] {
+  const dep = tags.includes('deprecated');
+  const unn = tags.includes('unnecessary');
+  return (dep && unn ? BOTH_TAGS : dep ? DEPRECATED_TAGS : unn ? UNNECESSARY_TAGS : []) as DiagnosticTag[];
+}
+
 export function severityAtLeast(s: Severity, min: Severity): boolean {
   return RANK[s] >= RANK[min];
 }
@@ -115,7 +138,10 @@ export class ApacheConfService {
         if (rule.id !== 'syntax' && suppress.silenced(rule.id, f.start)) continue;
         let sev: Severity = (setting as Severity | undefined) ?? f.severity ?? rule.defaultSeverity;
         if (f.maxSeverity && RANK[sev] > RANK[f.maxSeverity]) sev = f.maxSeverity;
-        findings.push({ ...f, severity: sev });
+        // Rules hand back new findings on every call, so each is completed in place (a copy of
+        // thousands of findings per keystroke is garbage the editor would wait for).
+        (f as ReportedFinding).severity = sev;
+        findings.push(f as ReportedFinding);
       }
     }
     findings.sort((a, b) => a.start - b.start || a.end - b.end);
@@ -188,14 +214,14 @@ export class ApacheConfService {
       range: rangeOf(a.doc, f.start, f.end),
       severity: LSP_SEVERITY[f.severity],
       code: f.rule,
-      codeDescription: { href: ruleDocsUrl(f.rule) },
+      codeDescription: codeDescriptionOf(f.rule),
       source: SOURCE,
       message: f.message,
     };
-    const tags: DiagnosticTag[] = [];
-    if (f.tags?.includes('deprecated')) tags.push(DiagnosticTag.Deprecated);
-    if (f.tags?.includes('unnecessary')) tags.push(DiagnosticTag.Unnecessary);
-    if (tags.length) d.tags = tags;
+    if (f.tags?.length) {
+      const tags = lspTags(f.tags);
+      if (tags.length) d.tags = tags;
+    }
     if (f.related?.length) {
       d.relatedInformation = f.related.map((r) => ({
         location: { uri: r.uri ?? a.uri, range: r.uri ? { start: Position.create(0, 0), end: Position.create(0, 0) } : rangeOf(a.doc, r.start, r.end) },

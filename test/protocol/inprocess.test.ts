@@ -250,10 +250,10 @@ describe('lsp building blocks', () => {
         { name: 'two edits 10 ms apart', events: [[1000, 'change'], [1010, 'change']], delay: 150, immediate: 1, waiting: true },
         { name: 'two edits 200 ms apart', events: [[1000, 'change'], [1200, 'change']], delay: 150, immediate: 2, waiting: false },
         { name: 'a burst of five', events: [[1000, 'change'], [1020, 'change'], [1040, 'change'], [1060, 'change'], [1080, 'change']], delay: 150, immediate: 1, waiting: true },
-        // A document validated in under a tenth of the delay is validated on every change.
+        // A document validated in under a fifth of the delay is validated on every change.
         { name: 'a burst of five, 5 ms per validation', events: [[1000, 'change'], [1020, 'change'], [1040, 'change'], [1060, 'change'], [1080, 'change']], delay: 150, immediate: 5, waiting: false, cost: 5 },
-        { name: 'a burst of five, 14 ms per validation', events: [[1000, 'change'], [1020, 'change'], [1040, 'change'], [1060, 'change'], [1080, 'change']], delay: 150, immediate: 5, waiting: false, cost: 14 },
-        { name: 'a burst of five, 15 ms per validation (a tenth): debounced', events: [[1000, 'change'], [1020, 'change'], [1040, 'change'], [1060, 'change'], [1080, 'change']], delay: 150, immediate: 1, waiting: true, cost: 15 },
+        { name: 'a burst of five, 29 ms per validation', events: [[1000, 'change'], [1020, 'change'], [1040, 'change'], [1060, 'change'], [1080, 'change']], delay: 150, immediate: 5, waiting: false, cost: 29 },
+        { name: 'a burst of five, 30 ms per validation (a fifth): debounced', events: [[1000, 'change'], [1020, 'change'], [1040, 'change'], [1060, 'change'], [1080, 'change']], delay: 150, immediate: 1, waiting: true, cost: 30 },
         { name: 'two edits 10 ms apart, 200 ms per validation', events: [[1000, 'change'], [1010, 'change']], delay: 150, immediate: 1, waiting: true, cost: 200 },
         // The least of the last three runs counts: one slow run among cheap ones does not make the document slow.
         { name: 'cheap, cheap, then one slow run: still cheap', events: [[1000, 'change'], [1020, 'change']], delay: 150, immediate: 2, waiting: false, costs: [5, 6, 90] },

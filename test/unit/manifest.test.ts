@@ -7,6 +7,7 @@ import * as path from 'path';
 import { CONFIGURATION_RULES, DEFAULT_SETTINGS, MAX_DEBOUNCE_MS, MAX_INCLUDE_DEPTH, MAX_INCLUDE_FILES, SECTION } from '../../server/src/lsp/settings';
 import { SERVER_COMMAND_IDS } from '../../server/src/lsp/commands';
 import { ALL_COMMAND_IDS, CLIENT_COMMANDS, LANGUAGE_ID, SERVER_COMMANDS } from '../../client/src/commands';
+import { SERVER_NODE_FLAGS } from '../../client/src/server-flags';
 import { RULES } from '../../server/src/rules';
 import { SEVERITY_SETTINGS } from '../../server/src/rules/types';
 import { FILE_CONTEXTS } from '../../server/src/model/context';
@@ -205,6 +206,14 @@ describe('package.json manifest', () => {
       const ids = new Set(declared.map((c) => c.command));
       for (const m of contributes.menus?.commandPalette ?? []) assert.ok(ids.has(m.command), m.command);
     });
+  });
+
+  it('the README gives other editors the Node flags the extension starts the server with', () => {
+    const command = `node ${SERVER_NODE_FLAGS.join(' ')} dist/server.js`;
+    assert.ok(SERVER_NODE_FLAGS.length > 0);
+    assert.ok(README.replace(/\s+/g, ' ').includes(command), `README says \`${command}\``);
+    const extension = fs.readFileSync(path.join(ROOT, 'client', 'src', 'extension.ts'), 'utf8');
+    assert.match(extension, /run: \{[^}]*execArgv: \[\.\.\.SERVER_NODE_FLAGS\]/, 'the run configuration passes the flags');
   });
 
   it('main points at the client bundle the build writes', () => {

@@ -93,6 +93,8 @@ export class ApacheConfServer {
   private disposed = false;
   /** Validations started per document; a full pass publishes only if it is still the latest. */
   private readonly validationSeq = new Map<string, number>();
+  /** Per document, what ends the pause a validation is waiting in before its full pass. */
+  private readonly pauses = new Map<string, () => void>();
   /** Runs the full passes (in a worker thread when there is a bundle to start). */
   private readonly fullPass: FullPassRunner;
   /** The latest full analysis per document, with the quick one it completes (code actions reuse it). */
@@ -163,6 +165,7 @@ export class ApacheConfServer {
     this.documents.onDidClose((e) => {
       const uri = e.document.uri;
       this.openedAt.delete(uri);
+      this.pauses.get(uri)?.();
       this.validation.forget(uri);
       this.cache.delete(uri);
       this.fullAnalyses.delete(uri);
@@ -381,6 +384,7 @@ export class ApacheConfServer {
 
   private dispose(): void {
     this.disposed = true;
+    for (const wake of [...this.pauses.values()]) wake();
     this.validation.dispose();
     this.fullPass.dispose();
   }
@@ -413,6 +417,9 @@ export class ApacheConfServer {
     // Any later validation of this document (a change, new settings) makes this full pass stale.
     const seq = (this.validationSeq.get(uri) ?? 0) + 1;
     this.validationSeq.set(uri, seq);
+    // An earlier validation waiting for a pause is stale now: wake it so it ends at once and lets
+    // go of its analysis (while the user types, those would pile up and slow every collection).
+    this.pauses.get(uri)?.();
     const first = [...this.service.diagnostics(quick), ...this.httpdFor(uri)];
     const sent = this.send(() => this.connection.sendDiagnostics({ uri, version, diagnostics: first }));
     this.validation.cost(uri, performance.now() - started);
@@ -425,7 +432,15 @@ export class ApacheConfServer {
       this.disposed || this.validation.pending(uri) || this.documents.get(uri)?.version !== version || this.validationSeq.get(uri) !== seq;
     // A document just opened gets it at once; after a change it waits for a pause in changes.
     if (this.openedAt.get(uri) !== version) {
-      await new Promise((r) => setTimeout(r, FULL_PASS_PAUSE_MS));
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          if (this.pauses.get(uri) === wake) this.pauses.delete(uri);
+          resolve();
+        };
+        const timer = setTimeout(wake, FULL_PASS_PAUSE_MS);
+        this.pauses.set(uri, wake);
+      });
       if (stale()) return;
     }
     const findings = await this.fullPass.run(uri, {

@@ -29,6 +29,42 @@ function describe(d: DirectiveNode): string {
   }
 }
 
+/*
+ * A file with thousands of these lines is checked again on every keystroke, and most of its lines
+ * repeat (`Order allow,deny`, `Allow from all`): the message of a line text and the data of a
+ * directive name are made once and shared (they are never modified), which keeps the garbage the
+ * editor waits for small. The caches are bounded.
+ */
+const DEPRECATED: Array<'deprecated'> = Object.freeze(['deprecated']) as Array<'deprecated'>;
+const CACHE_LIMIT = 4096;
+/** Messages by line text: for lines 2.4 reads, and for lines in branches only 2.2 reads. */
+const messages = new Map<string, string>();
+const messages22 = new Map<string, string>();
+const datas = new Map<string, Record<string, unknown>>();
+
+/** describe(d) (and, in a branch only 2.2 reads, what 2.4 makes of it), by the text of its line: the words and so the message follow from it. */
+function messageOf(text: string, d: DirectiveNode, only22: boolean): string {
+  const cache = only22 ? messages22 : messages;
+  const key = text.slice(d.start, d.end);
+  let m = cache.get(key);
+  if (m === undefined) {
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    m = describe(d) + (only22 ? ' Only httpd 2.2 reads this branch, so 2.4 ignores it.' : '');
+    cache.set(key, m);
+  }
+  return m;
+}
+
+function dataOf(directive: string, only22: boolean, pending: boolean): Record<string, unknown> {
+  const key = `${directive}\0${only22 ? 1 : 0}${pending ? 1 : 0}`;
+  let v = datas.get(key);
+  if (v === undefined) {
+    if (datas.size >= CACHE_LIMIT) datas.clear();
+    datas.set(key, (v = Object.freeze({ directive, only22, ...(pending ? { pending: true } : {}) })));
+  }
+  return v;
+}
+
 export const legacyAccessRule: Rule = {
   id: 'legacy-access',
   defaultSeverity: 'warning',
@@ -48,30 +84,25 @@ export const legacyAccessRule: Rule = {
       }
     }
     const out: Finding[] = [];
+    const text = doc.text;
     for (const d of compat) {
       const only22 = in22Branch(d);
-      let message = describe(d);
-      const fixes: Fix[] = [];
       const sp = plans.get(d);
-      if (only22) {
-        message += ' Only httpd 2.2 reads this branch, so 2.4 ignores it.';
-      } else if (sp) {
+      let message = messageOf(text, d, only22);
+      let fixes: Fix[] | undefined;
+      if (!only22 && sp) {
         // In intent mode the naive mapping (what the author most likely meant) wins where it differs.
         const intent = mode === 'intent' && !!sp.naive;
+        fixes = [];
         if (sp.exact) fixes.push({ title: sp.exact.title, edits: sp.exact.edits, preferred: !intent });
         else if (sp.reason) message += ` No exact rewrite is offered: ${sp.reason}`;
         if (sp.naive) fixes.push({ title: sp.naive.title, edits: sp.naive.edits, preferred: intent });
+        if (!fixes.length) fixes = undefined;
       }
-      out.push({
-        rule: 'legacy-access',
-        message,
-        start: d.start,
-        end: d.end,
-        tags: ['deprecated'],
-        ...(only22 ? { severity: 'hint' as const, maxSeverity: 'hint' as const } : {}),
-        data: { directive: d.name.value, only22, ...(depth === 'quick' ? { pending: true } : {}) },
-        ...(fixes.length ? { fixes } : {}),
-      });
+      const f: Finding = { rule: 'legacy-access', message, start: d.start, end: d.end, tags: DEPRECATED, data: dataOf(d.name.value, only22, depth === 'quick') };
+      if (only22) f.severity = f.maxSeverity = 'hint';
+      if (fixes) f.fixes = fixes;
+      out.push(f);
     }
     return out;
   },

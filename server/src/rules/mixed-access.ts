@@ -17,7 +17,6 @@
 import type { DirectiveNode, Finding, Rule, SectionNode } from './types';
 import { code, coRead, directivesByScope, isCompat } from './scope';
 import { PROVIDERS } from '../facts/providers';
-import { ancestors } from '../model/context';
 import { crossSectionMixed } from './access-mixed';
 
 const ONLY24_PROVIDERS = new Set(PROVIDERS.filter((p) => p.only24).map((p) => p.name));
@@ -26,7 +25,10 @@ const CONTAINERS = new Set(['requireall', 'requireany', 'requirenone']);
 /** Why a directive is 2.4 style, or null when it is not. */
 export function newStyleReason(d: DirectiveNode): string | null {
   if (d.key === 'authmerging') return code('AuthMerging');
-  const inContainer = ancestors(d).find((s) => CONTAINERS.has(s.key));
+  // The nearest enclosing Require container (walked without building the ancestor list: this
+  // runs for every directive of every section that has host rules).
+  let inContainer: SectionNode | null = d.parent;
+  while (inContainer && !CONTAINERS.has(inContainer.key)) inContainer = inContainer.parent;
   if (inContainer) return code('<' + inContainer.name.value + '>');
   if (d.key !== 'require' || !d.args.length) return null;
   const first = d.args[0].value;

@@ -66,6 +66,7 @@ export interface Rule {
   readonly defaultSeverity: Severity;
   /** A one-line summary for the README table and docs. */
   readonly summary: string;
+  /** New finding objects on every call: the service completes them in place (severity). */
   check(ctx: RuleContext): Finding[];
 }
 
