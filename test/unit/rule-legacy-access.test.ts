@@ -56,6 +56,46 @@ describe('rule legacy-access: findings', () => {
   });
 });
 
+describe('rule legacy-access: messages and data (shared between lines of the same text)', () => {
+  const ONLY22 = 'Only httpd 2.2 reads this branch, so 2.4 ignores it.';
+  const cases: Array<{ name: string; text: string; lines: Array<{ words: string; only22: boolean; directive?: string }> }> = [
+    {
+      name: 'the same line inside a 2.2-only branch, then outside it',
+      text: lines('<IfModule !mod_authz_core.c>', '  Deny from all', '</IfModule>', 'Deny from all'),
+      lines: [{ words: 'Deny from all', only22: true }, { words: 'Deny from all', only22: false }],
+    },
+    {
+      name: 'outside first, then inside',
+      text: lines('Deny from all', '<IfVersion < 2.3>', '  Deny from all', '</IfVersion>'),
+      lines: [{ words: 'Deny from all', only22: false }, { words: 'Deny from all', only22: true }],
+    },
+    {
+      name: 'each line names its own words',
+      text: lines('<Directory /a>', '  Allow from 10.1.2.3', '</Directory>', '<Directory /b>', '  Allow from 10.9.9.9', '  ALLOW from 10.9.9.9', '</Directory>'),
+      lines: [{ words: 'Allow from 10.1.2.3', only22: false }, { words: 'Allow from 10.9.9.9', only22: false }, { words: 'Allow from 10.9.9.9', only22: false, directive: 'ALLOW' }],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      for (const depth of ['quick', 'full'] as const) {
+        // Twice: the second analysis meets the messages the first one made.
+        for (let round = 0; round < 2; round++) {
+          const a = createService().analyze({ text: c.text, depth });
+          const fs = a.findings.filter((f) => f.rule === 'legacy-access');
+          assert.equal(fs.length, c.lines.length);
+          fs.forEach((f, i) => {
+            const want = c.lines[i];
+            assert.ok(f.message.startsWith('`' + want.words + '`'), `${depth}: ${f.message}`);
+            assert.equal(f.message.includes(ONLY22), want.only22, `${depth}: ${f.message}`);
+            assert.equal(f.severity, want.only22 ? 'hint' : 'warning');
+            assert.deepEqual({ ...f.data }, { directive: want.directive ?? want.words.split(' ')[0], only22: want.only22, ...(depth === 'quick' ? { pending: true } : {}) });
+          });
+        }
+      }
+    });
+  }
+});
+
 describe('rule legacy-access: exact fixes (spec §8.5 rows 1–4, nothing interfering)', () => {
   const cases: Array<{ name: string; before: string; after: string }> = [
     {
