@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { expandInclude, findRootFile, fnmatch, loadConfigGraph, modelineContext, type WorkspaceHost } from '../../server/src/model/workspace';
+import fc from 'fast-check';
+import { edgeLines, expandInclude, findRootFile, fnmatch, loadConfigGraph, modelineContext, type WorkspaceHost } from '../../server/src/model/workspace';
 
 /** An in-memory file tree: paths → text; folders are implied. `links` maps a path to its real path. */
 function memHost(files: Record<string, string>, links: Record<string, string> = {}): WorkspaceHost & { reads: string[] } {
@@ -116,5 +117,31 @@ describe('model/workspace: includes', () => {
     assert.equal(modelineContext('Listen 80\n#apacheconf: context = vhost\n'), 'vhost');
     assert.equal(modelineContext('# apacheconf context=vhost\n'), undefined);
     assert.equal(modelineContext('# apacheconf: context=bogus\n'), undefined);
+  });
+
+  it('modelines are read in the first and last five lines only', () => {
+    const body = Array.from({ length: 20 }, (_, i) => `Listen ${8000 + i}`);
+    const at = (i: number, crlf = false) => {
+      const l = [...body];
+      l[i] = '# apacheconf: context=vhost';
+      return l.join(crlf ? '\r\n' : '\n') + (crlf ? '\r\n' : '\n');
+    };
+    // 21 lines (the empty one after the last break counts, as split() counts it): 0–4 and 16–20 are read.
+    const table: Array<[number, boolean, string | undefined]> = [[0, false, 'vhost'], [4, false, 'vhost'], [5, false, undefined], [15, false, undefined], [16, false, 'vhost'], [19, false, 'vhost'], [4, true, 'vhost'], [16, true, 'vhost']];
+    for (const [i, crlf, want] of table) assert.equal(modelineContext(at(i, crlf)), want, `line ${i}${crlf ? ' (CRLF)' : ''}`);
+  });
+
+  it('edgeLines cuts the first and last lines exactly as split(/\\r?\\n/) does', () => {
+    const reference = (text: string, n: number) => {
+      const lines = text.split(/\r?\n/);
+      return lines.length <= 2 * n ? lines : [...lines.slice(0, n), ...lines.slice(-n)];
+    };
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', 'b', ' ', '#', '\n', '\r', '\r\n'), { maxLength: 60 }), fc.integer({ min: 1, max: 6 }), (parts, n) => {
+        const text = parts.join('');
+        assert.deepEqual(edgeLines(text, n), reference(text, n));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

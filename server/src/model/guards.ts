@@ -126,14 +126,28 @@ const READERS_INSIDE = new WeakMap<SectionNode, ReadonlySet<Reader>>();
  */
 export function readersInside(section: SectionNode | null): ReadonlySet<Reader> {
   if (!section) return EVERY_READER;
+  // Rules walk directives in order, and neighbours share their section: the last answer first.
+  if (section === lastSection) return lastReaders;
   let r = READERS_INSIDE.get(section);
-  if (r) return r;
+  if (r) {
+    lastSection = section;
+    lastReaders = r;
+    return r;
+  }
   const outer = readersInside(section.parent);
-  const own = readersOf([section]);
+  // Only <IfModule> and <IfVersion> narrow the readers; any other section reads as its parent.
+  const guard = section.key === 'ifmodule' || section.key === 'ifversion';
+  const own = guard ? readersOf([section]) : EVERY_READER;
   r = own.size === ALL_READERS.length ? outer : new Set([...outer].filter((x) => own.has(x)));
-  READERS_INSIDE.set(section, r);
+  // Remembered for guards, and every 16 levels so that a walk up a deep nest stays short; the
+  // other sections ask their parent again (a weak map entry per section costs more than that).
+  if (guard || section.depth % 16 === 0) READERS_INSIDE.set(section, r);
+  lastSection = section;
+  lastReaders = r;
   return r;
 }
+let lastSection: SectionNode | null = null;
+let lastReaders: ReadonlySet<Reader> = EVERY_READER;
 
 /** True when only httpd 2.2 (or older) reads what a section holds: a branch 2.4 skips. */
 export function only22Inside(section: SectionNode | null): boolean {

@@ -234,10 +234,42 @@ export function findRootFile(host: WorkspaceHost, folder: string): string | unde
 }
 
 /** A modeline in the first or last five lines: `# apacheconf: context=htaccess`. */
+/** A modeline is read in the first and the last five lines. */
+const MODELINE_LINES = 5;
+
+/**
+ * The first `n` and the last `n` lines of a text (every line when it has no more than 2n), as
+ * `text.split(/\r?\n/)` cuts them, without cutting the lines in between: this runs on every
+ * change of a document, however long.
+ */
+export function edgeLines(text: string, n: number): string[] {
+  // Where the first 2n line breaks are; fewer means the text has at most 2n lines.
+  const breaks: number[] = [];
+  for (let i = text.indexOf('\n'); i >= 0 && breaks.length < 2 * n; i = text.indexOf('\n', i + 1)) breaks.push(i);
+  if (breaks.length < 2 * n) return text.split(/\r?\n/);
+  const line = (from: number, nl: number): string => text.slice(from, nl > from && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl);
+  const out: string[] = [];
+  let from = 0;
+  for (let k = 0; k < n; k++) {
+    out.push(line(from, breaks[k]));
+    from = breaks[k] + 1;
+  }
+  // The last n lines: the part after the last break, and the n - 1 lines before it.
+  const tail: string[] = [];
+  let end = text.length;
+  let nl = text.lastIndexOf('\n');
+  tail.push(text.slice(nl + 1, end));
+  for (let k = 1; k < n; k++) {
+    end = nl;
+    const prev = text.lastIndexOf('\n', end - 1);
+    tail.push(line(prev + 1, end));
+    nl = prev;
+  }
+  return out.concat(tail.reverse());
+}
+
 export function modelineContext(text: string): FileContext | undefined {
-  const lines = text.split(/\r?\n/);
-  const pick = lines.length <= 10 ? lines : [...lines.slice(0, 5), ...lines.slice(-5)];
-  for (const l of pick) {
+  for (const l of edgeLines(text, MODELINE_LINES)) {
     const m = /^\s*#\s*apacheconf:\s*(.*)$/i.exec(l);
     if (!m) continue;
     const c = /(?:^|[\s;,])context\s*=\s*(server|vhost|directory|htaccess)\b/i.exec(m[1]);

@@ -31,36 +31,36 @@ function describe(d: DirectiveNode): string {
 
 /*
  * A file with thousands of these lines is checked again on every keystroke, and most of its lines
- * repeat (`Order allow,deny`, `Allow from all`): the message of a line text and the data of a
- * directive name are made once and shared (they are never modified), which keeps the garbage the
- * editor waits for small. The caches are bounded.
+ * repeat (`Order allow,deny`, `Allow from all`): the message and the data of a line text are made
+ * once and shared (they are never modified), which keeps the garbage the editor waits for small.
+ * The caches are bounded.
  */
 const DEPRECATED: Array<'deprecated'> = Object.freeze(['deprecated']) as Array<'deprecated'>;
 const CACHE_LIMIT = 4096;
-/** Messages by line text: for lines 2.4 reads, and for lines in branches only 2.2 reads. */
-const messages = new Map<string, string>();
-const messages22 = new Map<string, string>();
-const datas = new Map<string, Record<string, unknown>>();
 
-/** describe(d) (and, in a branch only 2.2 reads, what 2.4 makes of it), by the text of its line: the words and so the message follow from it. */
-function messageOf(text: string, d: DirectiveNode, only22: boolean): string {
-  const cache = only22 ? messages22 : messages;
-  const key = text.slice(d.start, d.end);
-  let m = cache.get(key);
-  if (m === undefined) {
-    if (cache.size >= CACHE_LIMIT) cache.clear();
-    m = describe(d) + (only22 ? ' Only httpd 2.2 reads this branch, so 2.4 ignores it.' : '');
-    cache.set(key, m);
-  }
-  return m;
+interface Described {
+  message: string;
+  data: Record<string, unknown>;
 }
 
-function dataOf(directive: string, only22: boolean, pending: boolean): Record<string, unknown> {
-  const key = `${directive}\0${only22 ? 1 : 0}${pending ? 1 : 0}`;
-  let v = datas.get(key);
+/** By line text, one cache per kind of line: [2.4 reads it, only 2.2 does] × [full pass, quick pass]. */
+const described: Array<Map<string, Described>> = [new Map(), new Map(), new Map(), new Map()];
+
+/**
+ * The message (describe(d), and in a branch only 2.2 reads what 2.4 makes of it) and the data of
+ * a line, by its text: the name and the words, and so both, follow from it.
+ */
+function describedOf(text: string, d: DirectiveNode, only22: boolean, pending: boolean): Described {
+  const cache = described[(only22 ? 1 : 0) + (pending ? 2 : 0)];
+  const key = text.slice(d.start, d.end);
+  let v = cache.get(key);
   if (v === undefined) {
-    if (datas.size >= CACHE_LIMIT) datas.clear();
-    datas.set(key, (v = Object.freeze({ directive, only22, ...(pending ? { pending: true } : {}) })));
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    v = {
+      message: describe(d) + (only22 ? ' Only httpd 2.2 reads this branch, so 2.4 ignores it.' : ''),
+      data: Object.freeze({ directive: d.name.value, only22, ...(pending ? { pending: true } : {}) }),
+    };
+    cache.set(key, v);
   }
   return v;
 }
@@ -88,7 +88,8 @@ export const legacyAccessRule: Rule = {
     for (const d of compat) {
       const only22 = in22Branch(d);
       const sp = plans.get(d);
-      let message = messageOf(text, d, only22);
+      const known = describedOf(text, d, only22, depth === 'quick');
+      let message = known.message;
       let fixes: Fix[] | undefined;
       if (!only22 && sp) {
         // In intent mode the naive mapping (what the author most likely meant) wins where it differs.
@@ -99,7 +100,7 @@ export const legacyAccessRule: Rule = {
         if (sp.naive) fixes.push({ title: sp.naive.title, edits: sp.naive.edits, preferred: intent });
         if (!fixes.length) fixes = undefined;
       }
-      const f: Finding = { rule: 'legacy-access', message, start: d.start, end: d.end, tags: DEPRECATED, data: dataOf(d.name.value, only22, depth === 'quick') };
+      const f: Finding = { rule: 'legacy-access', message, start: d.start, end: d.end, tags: DEPRECATED, data: known.data };
       if (only22) f.severity = f.maxSeverity = 'hint';
       if (fixes) f.fixes = fixes;
       out.push(f);

@@ -1,21 +1,6 @@
 /** `syntax`: what the parser could not place. A file that does not parse is never reported clean. */
-import type { ChildNode } from '../syntax';
 import { MAX_ANALYSED_NESTING } from '../access/model';
 import type { Finding, Rule } from './types';
-
-/** The first section nested deeper than `limit` (found without recursion), or undefined. */
-function tooDeep(children: readonly ChildNode[], limit: number): ChildNode | undefined {
-  const stack: Array<{ nodes: readonly ChildNode[]; depth: number }> = [{ nodes: children, depth: 0 }];
-  while (stack.length) {
-    const { nodes, depth } = stack.pop()!;
-    for (const n of nodes) {
-      if (n.type !== 'section') continue;
-      if (depth > limit) return n;
-      if (n.children.length) stack.push({ nodes: n.children, depth: depth + 1 });
-    }
-  }
-  return undefined;
-}
 
 export const syntaxRule: Rule = {
   id: 'syntax',
@@ -29,8 +14,9 @@ export const syntaxRule: Rule = {
       end: e.end,
       data: { kind: e.code },
     }));
-    const deep = tooDeep(doc.children, MAX_ANALYSED_NESTING);
-    if (deep && deep.type === 'section') {
+    // The first section nested deeper than the engine models (a top-level section has depth 1).
+    const deep = doc.sections.find((sec) => sec.depth > MAX_ANALYSED_NESTING + 1);
+    if (deep) {
       out.push({
         rule: 'syntax',
         message: `Sections are nested more than ${MAX_ANALYSED_NESTING} levels deep here; apacheconf does not check access control below this depth.`,

@@ -143,13 +143,12 @@ class Comment extends Line implements CommentNode {
 }
 
 /**
- * A directive line. Its arguments are split into words the first time someone asks for them:
- * most directives of a file are never looked at beyond their name, and their words would only
- * cost memory and garbage collection.
+ * A directive line. Its name token and its arguments are made the first time someone asks for
+ * them: most directives of a file are never looked at beyond their key, and those objects would
+ * only cost memory and garbage collection.
  */
 class Directive extends Line implements DirectiveNode {
   readonly type = 'directive' as const;
-  readonly key: string;
   private words: Token[] | null = null;
   constructor(
     lineStart: number,
@@ -158,19 +157,40 @@ class Directive extends Line implements DirectiveNode {
     end: number,
     line: number,
     parent: SectionNode | null,
-    readonly name: Token,
-    /** The logical line and the part of it after the name. */
+    /** The name in lower case (shared between directives of the same name). */
+    readonly key: string,
+    /** The name token when it was made at once (a quoted name or one with a backslash), else null. */
+    private nameToken: Token | null,
+    /** The logical line, where the name starts in it, and the part of it after the name. */
     private readonly logical: Logical,
+    private readonly nameFrom: number,
     private readonly argsFrom: number,
     private readonly argsTo: number,
   ) {
     super(lineStart, lineEnd, start, end, line, parent);
-    this.key = name.value.toLowerCase();
+  }
+
+  get name(): Token {
+    return (this.nameToken ??= readWord(this.logical, this.nameFrom, this.argsTo));
   }
 
   get args(): Token[] {
     return (this.words ??= this.argsFrom < this.argsTo ? tokenize(this.logical, this.argsFrom, this.argsTo) : []);
   }
+}
+
+/** Directive keys by name as written: a file repeats a few dozen names thousands of times. */
+const KEYS = new Map<string, string>();
+const KEYS_LIMIT = 20000;
+
+function keyOf(name: string): string {
+  let k = KEYS.get(name);
+  if (k === undefined) {
+    k = name.toLowerCase();
+    if (KEYS.size >= KEYS_LIMIT) KEYS.clear();
+    KEYS.set(name, k);
+  }
+  return k;
 }
 
 /** substring_conf: a backslash before a backslash (or the quote) is dropped. */
@@ -410,9 +430,25 @@ export function parse(text: string): ConfigDocument {
   return { text, children, lines, sections, directives, errors, lineStarts };
 
   function addDirective(l: Logical, a: number, b: number, lineStart: number, lineEnd: number, start: number, end: number, line: number): void {
-    // `a` is the first non-blank character of the line, so the name starts there.
-    const name = readWord(l, a, b);
-    const node: DirectiveNode = new Directive(lineStart, lineEnd, start, end, line, top, name, l, wordEnd, b);
+    // `a` is the first non-blank character of the line, so the name starts there. A plain name
+    // (no quote, no backslash: nearly all) needs no token yet, only its key.
+    const s = l.s;
+    const c = s.charCodeAt(a);
+    let e = a;
+    let plain = c !== 34 && c !== 39;
+    while (e < b) {
+      const ch = s.charCodeAt(e);
+      if (isSpace(ch)) break;
+      if (ch === 92) plain = false;
+      e++;
+    }
+    let node: DirectiveNode;
+    if (plain) {
+      node = new Directive(lineStart, lineEnd, start, end, line, top, keyOf(s.slice(a, e)), null, l, a, e, b);
+    } else {
+      const name = readWord(l, a, b);
+      node = new Directive(lineStart, lineEnd, start, end, line, top, keyOf(name.value), name, l, a, wordEnd, b);
+    }
     lines.push(node);
     directives.push(node);
     into.push(node);

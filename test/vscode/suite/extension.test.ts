@@ -160,11 +160,24 @@ describe('apacheconf in a real VS Code', function () {
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
       'vscode.executeCodeActionProvider', doc.uri, target.range, vscode.CodeActionKind.QuickFix.value);
     const fix = actions.find((a) => a.isPreferred && a.edit);
-    assert.ok(
-      fix,
-      `a preferred quick fix: [${actions.map((a) => a.title).join(' | ')}] for ${JSON.stringify(target.range)}; diagnostics then: ` +
-        JSON.stringify(vscode.languages.getDiagnostics(doc.uri).map((d) => [codeOf(d), d.range.start.line, d.message.slice(0, 40)])),
-    );
+    if (!fix) {
+      // Say what the server itself answers for the same range (its reply or its error), straight
+      // through the client: a failure here has been seen once in many runs and not reproduced.
+      const diagnosticsThen = JSON.stringify(vscode.languages.getDiagnostics(doc.uri).map((d) => [codeOf(d), d.range.start.line, d.message.slice(0, 40)]));
+      let direct: string;
+      try {
+        const api = vscode.extensions.getExtension<{ client: { sendRequest(method: string, params: unknown): Promise<unknown> } }>(EXTENSION_ID)!.exports;
+        const r = { start: { line: target.range.start.line, character: target.range.start.character }, end: { line: target.range.end.line, character: target.range.end.character } };
+        const reply = await api.client.sendRequest('textDocument/codeAction', { textDocument: { uri: doc.uri.toString() }, range: r, context: { diagnostics: [], only: ['quickfix'] } });
+        direct = JSON.stringify(reply).slice(0, 600);
+      } catch (e) {
+        direct = `error: ${e instanceof Error ? e.message : String(e)}`;
+      }
+      assert.fail(
+        `a preferred quick fix: [${actions.map((a) => `${a.title}${a.isPreferred ? ' (preferred)' : ''}${a.edit ? '' : ' (no edit)'}`).join(' | ')}] for ${JSON.stringify(target.range)}; ` +
+          `diagnostics then: ${diagnosticsThen}; the server asked directly: ${direct}`,
+      );
+    }
     assert.ok(fix.kind && vscode.CodeActionKind.QuickFix.contains(fix.kind), 'it is a quick fix');
     assert.ok(await vscode.workspace.applyEdit(fix.edit!), 'the edit applies');
     assert.strictEqual(doc.getText(), MIGRATED);
