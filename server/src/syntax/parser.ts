@@ -96,16 +96,22 @@ function readWord(l: Logical, i: number, to: number): Token {
  */
 export function tokenize(l: Logical, from: number, to: number): Token[] {
   const s = l.s;
-  const out: Token[] = [];
+  // The words are gathered in a scratch array and copied out at their exact number: an array
+  // grown by push keeps room for 17 or more, and trees keep hundreds of thousands of these.
+  const out = scratch;
+  let n = 0;
   let i = from;
   while (i < to && isSpace(s.charCodeAt(i))) i++;
   while (i < to) {
-    out.push(readWord(l, i, to));
+    out[n++] = readWord(l, i, to);
     i = wordEnd;
     while (i < to && isSpace(s.charCodeAt(i))) i++;
   }
-  return out;
+  const words = out.slice(0, n);
+  out.length = 0;
+  return words;
 }
+const scratch: Token[] = [];
 
 /** Where a logical line sits in the text, and the section around it (see LineInfo). */
 abstract class Line {
@@ -371,6 +377,8 @@ export function parse(text: string): ConfigDocument {
       const node: SectionClose = { type: 'close', lineStart, lineEnd, start, end, line: startLine, parent: target, name, section: target };
       target.close = node;
       target.children.push(node);
+      // Its children are all in: keep them in an array of their exact size (see tokenize).
+      (target as { children: ChildNode[] }).children = target.children.slice();
       lines.push(node);
       top = stack.length ? stack[stack.length - 1] : null;
       into = top ? top.children : children;
