@@ -47,6 +47,21 @@ for (const mode of ['worker', 'inline'] as const) {
       assert.equal(runner.started, mode === 'worker' ? 1 : 0, 'one worker for all of them');
     });
 
+    it('share joins a running or waiting job for the same text (one pass serves both) and replaces one for another text', async () => {
+      const running = runner.run('a', job(SMALL));
+      const waiting = runner.run('b', job(SMALL, 'file:///full-pass/b.conf'));
+      const joinRunning = runner.share('a', job(SMALL));
+      const joinWaiting = runner.share('b', job(SMALL, 'file:///full-pass/b.conf'));
+      // The very same findings object: no second pass was made.
+      assert.equal(await joinRunning, await running);
+      assert.equal(await joinWaiting, await waiting);
+      assert.ok(codes(await running).includes('access-intent'));
+      const old = runner.run('c', job(generateConfig(3000, 3), 'file:///full-pass/c.conf'));
+      const other = runner.share('c', job(SMALL, 'file:///full-pass/c.conf'));
+      assert.equal(await old, null, 'a job for another text of the document is stale');
+      assert.ok(codes(await other).includes('access-intent'));
+    });
+
     it('a job no longer wanted when its turn comes is dropped', async () => {
       const busy = runner.run('a', job(SMALL));
       let wanted = true;

@@ -4,6 +4,7 @@
  * messages (a notification, a response), never on timers; mocha's timeout
  * is the only clock.
  */
+import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'child_process';
 import { PassThrough } from 'stream';
 import * as fs from 'fs';
@@ -19,6 +20,7 @@ import {
   type ProtocolConnection,
   type PublishDiagnosticsParams,
   type TextDocumentContentChangeEvent,
+  type TextEdit,
   type WorkspaceEdit,
 } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -326,4 +328,19 @@ export function cursor(text: string): { text: string; offset: number } {
   const offset = text.indexOf('|');
   if (offset < 0) throw new Error('no | marker in ' + JSON.stringify(text));
   return { text: text.slice(0, offset) + text.slice(offset + 1), offset };
+}
+
+/** Applies a code action's edit (changes or documentChanges) to `doc`. */
+export function applyTo(doc: TextDocument, edit: WorkspaceEdit): string {
+  const edits: TextEdit[] = [];
+  for (const [uri, list] of Object.entries(edit.changes ?? {})) {
+    assert.equal(uri, doc.uri);
+    edits.push(...list);
+  }
+  for (const dc of edit.documentChanges ?? []) {
+    assert.ok('textDocument' in dc);
+    assert.equal(dc.textDocument.uri, doc.uri);
+    edits.push(...(dc.edits as TextEdit[]));
+  }
+  return TextDocument.applyEdits(doc, edits);
 }

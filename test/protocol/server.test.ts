@@ -20,7 +20,7 @@ import type {
 } from 'vscode-languageserver-protocol';
 import { createService, getRule } from '../../server/src/service';
 import { SERVER_COMMAND_IDS } from '../../server/src/lsp/commands';
-import { TestClient, cursor, ensureServerBuilt } from './lsp-client';
+import { TestClient, applyTo, cursor, ensureServerBuilt } from './lsp-client';
 
 const UNCLOSED = '<Directory "/srv/www">\n    Require all granted\n';
 const LEGACY = '<Directory "/srv/private">\n    Order deny,allow\n    Deny from all\n</Directory>\n';
@@ -466,18 +466,3 @@ describe('language server without workspace/configuration', () => {
     assert.equal(await client.stop(), 0);
   });
 });
-
-/** Applies a code action's edit (changes or documentChanges) to `doc`. */
-function applyTo(doc: TextDocument, edit: WorkspaceEdit): string {
-  const edits: TextEdit[] = [];
-  for (const [uri, list] of Object.entries(edit.changes ?? {})) {
-    assert.equal(uri, doc.uri);
-    edits.push(...list);
-  }
-  for (const dc of edit.documentChanges ?? []) {
-    assert.ok('textDocument' in dc);
-    assert.equal(dc.textDocument.uri, doc.uri);
-    edits.push(...(dc.edits as TextEdit[]));
-  }
-  return TextDocument.applyEdits(doc, edits);
-}

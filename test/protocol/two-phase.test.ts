@@ -2,13 +2,22 @@
 // checks), at once, then the full pass for the same version when it says more. A change made
 // before the full pass runs makes that pass stale: it must not publish for the old version.
 import assert from 'node:assert/strict';
-import type { Diagnostic } from 'vscode-languageserver-protocol';
-import { TestClient, ensureServerBuilt } from './lsp-client';
+import type { CodeAction, Diagnostic } from 'vscode-languageserver-protocol';
+import { TestClient, applyTo, ensureServerBuilt } from './lsp-client';
 import { generateConfig } from '../../bench/run';
 
 // Order allow,deny with Deny from all: the Allow can never match (access-intent), which only the
 // access engine's request-point check finds.
 const NEVER_MATCHES = '<Directory "/srv/app">\n    Order allow,deny\n    Allow from 10.1.2.3\n    Deny from all\n</Directory>\n';
+/** `count` lines of virtual hosts whose 2.2 blocks all have exact fixes (nothing overlaps them). */
+function fixableHosts(count: number): string {
+  const lines: string[] = [];
+  for (let i = 0; lines.length < count; i++) {
+    lines.push(`<VirtualHost *:80>`, `    ServerName site${i}.example.com`, `    <Directory /srv/site${i}>`, '        Order allow,deny', '        Allow from all', '    </Directory>');
+    lines.push(`    <Directory /srv/site${i}/admin>`, '        Order deny,allow', '        Deny from all', '        Allow from 127.0.0.1', '    </Directory>', '</VirtualHost>', '');
+  }
+  return lines.join('\n');
+}
 const codes = (ds: Diagnostic[]) => ds.map((d) => String(d.code));
 let nextId = 0;
 const uniqueUri = () => `file:///protocol-test/two-phase/${++nextId}/httpd.conf`;
@@ -68,5 +77,51 @@ describe('two-phase diagnostics (dist/server.js over stdio)', function () {
     const published = await full;
     assert.deepEqual(order, ['hover', 'full pass'], 'the hover is answered before the full pass publishes');
     assert.ok(published.diagnostics.every((d) => !(d.data as { pending?: boolean } | undefined)?.pending), 'the full pass has settled every finding');
+  });
+
+  it('answers a hover sent after a code action first, while the code action waits for the full pass in the worker', async () => {
+    // 2,500 lines of virtual hosts whose 2.2 blocks all have exact fixes; the full pass that
+    // finds them takes far longer than a hover.
+    const text = fixableHosts(2500);
+    const expected = text
+      .replace(/ {8}Order allow,deny\n {8}Allow from all\n/g, '        Require all granted\n')
+      .replace(/ {8}Order deny,allow\n {8}Deny from all\n {8}Allow from 127\.0\.0\.1\n/g, '        Require ip 127.0.0.1\n');
+    const uri = uniqueUri();
+    await client.open(uri, text);
+    await client.waitForDiagnostics(uri, (p) => p.version === 1);
+    const order: string[] = [];
+    // Fix-all applies the exact fixes, which only the full pass has: computed on the main thread,
+    // the code action would hold the hover behind it.
+    const action = client.connection
+      .sendRequest<CodeAction[]>('textDocument/codeAction', {
+        textDocument: { uri },
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        context: { diagnostics: [], only: ['source.fixAll'] },
+      })
+      .then((actions) => {
+        order.push('codeAction');
+        return actions;
+      });
+    await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 5 } });
+    order.push('hover');
+    const actions = await action;
+    assert.deepEqual(order, ['hover', 'codeAction'], 'the hover is answered before the code action');
+    assert.deepEqual(actions.map((a) => a.kind), ['source.fixAll.apacheconf']);
+    assert.ok(expected !== text);
+    assert.equal(applyTo(client.doc(uri), actions[0].edit!), expected, 'the fix-all has every exact fix');
+  });
+
+  it('answers a code action whose document changed while the full pass ran with no edits (they would land in the wrong place)', async () => {
+    const uri = uniqueUri();
+    await client.open(uri, fixableHosts(2500));
+    await client.waitForDiagnostics(uri, (p) => p.version === 1);
+    const action = client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [], only: ['source.fixAll'] },
+    });
+    // One more line at the top shifts every edit the code action would have made for version 1.
+    await client.change(uri, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '# moved\n' }]);
+    assert.deepEqual(await action, []);
   });
 });

@@ -126,6 +126,27 @@ export class FullPassRunner {
     });
   }
 
+  /**
+   * The findings of `job`, from a pass already running or waiting for the same document, text,
+   * context and settings when there is one (its result serves both callers), else from a new
+   * pass as `run` starts it. A code action and the validation of the same version then share one
+   * pass instead of the second stopping the first.
+   */
+  share(key: string, job: FullPassJob, wanted: () => boolean = () => true): Promise<ReportedFinding[] | null> {
+    const settings = JSON.stringify(job.settings);
+    const same = (p: Pending | null | undefined): p is Pending =>
+      !!p && p.key === key && p.job.text === job.text && p.job.context === job.context && JSON.stringify(p.job.settings) === settings;
+    const p = same(this.running) ? this.running : this.queue.find(same);
+    if (!p) return this.run(key, job, wanted);
+    return new Promise((resolve) => {
+      const first = p.resolve;
+      p.resolve = (findings) => {
+        first(findings);
+        resolve(findings);
+      };
+    });
+  }
+
   /** Stop the running job (its result would be stale) and the worker with it. */
   private stopRunning(): void {
     const r = this.running;

@@ -190,14 +190,15 @@ export class ApacheConfServer {
       this.onDocument('references', [], (a, p) => this.service.references(a, p.position, p.context.includeDeclaration, this.otherAnalyses(a.uri))),
     );
     c.onDocumentLinks(this.onDocument('documentLink', [], (a) => this.service.documentLinks(a, this.features.linkOptions())));
-    c.onCodeAction(
-      this.onDocument('codeAction', [], (a, p) => {
-        // Fixes of the access engine exist only in a full analysis; the configuration-wide findings are added to it.
-        const service = this.serviceFor(a.uri);
-        const done = this.fullAnalyses.get(a.uri);
-        const full =
-          a.depth !== 'quick' ? a : done?.quick === a ? done.full : this.withConfigurationFindings(service.analyze({ text: a.doc.text, uri: a.uri, context: a.context }, a.doc));
-        return service.codeActions(full, p.range, { diagnostics: p.context.diagnostics, only: p.context.only });
+    c.onCodeAction((p) =>
+      this.guardAsync('codeAction', [], async () => {
+        const a = this.analysis(p.textDocument.uri);
+        if (!a) return [];
+        // Fixes of the access engine exist only in a full analysis.
+        const full = await this.fullAnalysisOf(a);
+        // Edits for a version the user has since changed would land in the wrong place.
+        if (this.analysis(a.uri) !== a) return [];
+        return this.serviceFor(a.uri).codeActions(full, p.range, { diagnostics: p.context.diagnostics, only: p.context.only });
       }),
     );
     c.onExecuteCommand((p) => this.executeCommand(p.command, p.arguments ?? []));
@@ -443,7 +444,7 @@ export class ApacheConfServer {
       });
       if (stale()) return;
     }
-    const findings = await this.fullPass.run(uri, {
+    const findings = await this.fullPass.share(uri, {
       text: quick.doc.text,
       uri,
       context: quick.context,
@@ -501,6 +502,38 @@ export class ApacheConfServer {
         const a = this.analysis(params.textDocument.uri);
         return a ? fn(a, params) : fallback;
       });
+  }
+
+  private async guardAsync<R>(name: string, fallback: R, fn: () => Promise<R>): Promise<R> {
+    try {
+      return await fn();
+    } catch (e) {
+      this.logError(name, e);
+      return fallback;
+    }
+  }
+
+  /**
+   * The full analysis (the access engine's fixes, plus the configuration-wide findings) that
+   * completes a quick one: the validation's when it is done; else from the worker, sharing the
+   * validation's pass when one is under way for this version (the main thread stays free for
+   * other requests meanwhile); else, without a worker or when the pass gave way to a newer
+   * version, computed here.
+   */
+  private async fullAnalysisOf(a: Analysis): Promise<Analysis> {
+    if (a.depth !== 'quick') return a;
+    const done = this.fullAnalyses.get(a.uri);
+    if (done?.quick === a) return done.full;
+    const service = this.serviceFor(a.uri);
+    if (this.fullPass.usesWorker) {
+      const findings = await this.fullPass.share(a.uri, { text: a.doc.text, uri: a.uri, context: a.context, settings: service.getSettings() });
+      if (findings) {
+        const full = this.withConfigurationFindings({ uri: a.uri, doc: a.doc, context: a.context, findings, depth: 'full' });
+        if (this.cache.current(a.uri) === a) this.fullAnalyses.set(a.uri, { quick: a, full });
+        return full;
+      }
+    }
+    return this.withConfigurationFindings(service.analyze({ text: a.doc.text, uri: a.uri, context: a.context }, a.doc));
   }
 
   private guard<R>(name: string, fallback: R, fn: () => R): R {
