@@ -157,6 +157,8 @@ interface ExplainAnswer {
   root?: string;
   note?: string;
   steps: Array<{ uri: string; file: string; line: number; directive: string; effect: string }>;
+  /** The .htaccess files the server read on the way to the file (uris). */
+  htaccess?: string[];
   request: { path: string; ip: string; credentials: string; user?: string };
 }
 
@@ -169,6 +171,7 @@ function reportExplanation(result: unknown, output: LogOutputChannel, interactiv
   output.info(`explainAccess: ${headline} (${r.scope === 'configuration' ? `configuration of ${r.root}` : 'this file alone'})`);
   for (const s of r.steps) output.info(`  ${s.file}:${s.line + 1}  ${s.directive}  ${s.effect}`);
   if (r.note) output.info(`  note: ${r.note}`);
+  for (const h of r.htaccess ?? []) output.info(`  read: ${Uri.parse(h).fsPath}`);
   if (!interactive) return;
   if (!r.steps.length) {
     void window.showInformationMessage(`${headline}. No line of the configuration decided it.`);

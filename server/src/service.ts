@@ -29,7 +29,8 @@ import { dirname, fileUriToPath } from './features/paths';
 import { definitionAt, referencesAt, type Place } from './features/definition';
 import type { Location } from 'vscode-languageserver-types';
 import { versionFindings } from './features/version';
-import { explainConfiguration, explainDocument, type ExplainQuery, type ExplainResult } from './features/explain';
+import { flattenGraph, type ExplainQuery, type ExplainResult } from './features/explain';
+import { documentRootOf, explainOnDisk, flatOfDocument, type DiskReader } from './features/explain-disk';
 import type { ConfigGraph } from './model/workspace';
 
 export const SOURCE = 'apacheconf';
@@ -181,14 +182,28 @@ export class ApacheConfService {
   }
 
   /**
-   * Explain access for one request: over a whole configuration when `graph`
-   * is given (included files spliced in where they are included), else over
-   * the analysed document alone.
+   * Explain access for one request as httpd answers it: over a whole configuration when `graph`
+   * is given (included files spliced in where they are included), else over the analysed
+   * document alone; the virtual host picked by the Host (`query.serverName`) as httpd picks it.
+   * With `disk`, the `.htaccess` files on the way to the file are read where AllowOverride lets
+   * them in: under `query.documentRoot`, else under the answering host's DocumentRoot when that
+   * is a directory `disk` can see.
    */
-  explain(query: ExplainQuery, target: { graph: ConfigGraph } | { analysis: Analysis }): ExplainResult {
-    if ('graph' in target) return explainConfiguration(target.graph, query);
-    const a = target.analysis;
-    return explainDocument(a.doc, a.context, a.uri, query);
+  explain(query: ExplainQuery, target: { graph: ConfigGraph } | { analysis: Analysis }, disk?: DiskReader): ExplainResult & { htaccess: string[] } {
+    const graph = 'graph' in target ? target.graph : null;
+    const a = 'analysis' in target ? target.analysis : null;
+    const context: FileContext = a ? a.context : 'server';
+    const flat = graph ? flattenGraph(graph) : flatOfDocument(a!.doc, a!.uri);
+    let documentRoot = query.documentRoot;
+    if (disk && !documentRoot && context !== 'htaccess') {
+      // A relative DocumentRoot is under a ServerRoot this machine may not have: left alone.
+      const root = documentRootOf(flat.doc, query.serverName);
+      if (root && root.startsWith('/') && disk.isDirectory(root)) documentRoot = root;
+    }
+    const r = explainOnDisk({ flat, context, query: documentRoot ? { ...query, documentRoot } : query, reader: documentRoot ? disk : undefined, host: query.serverName });
+    if (!graph) return { ...r, scope: 'file' };
+    const notes = [r.note, graph.truncated && !flat.truncated ? 'the configuration is larger than the limits: part of it was not read' : undefined].filter(Boolean);
+    return { ...r, scope: 'configuration', root: graph.root, ...(notes.length ? { note: notes.join('; ') } : {}) };
   }
 
   /**

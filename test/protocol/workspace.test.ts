@@ -333,6 +333,48 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       assert.deepEqual(r.steps.map((s) => [s.uri, s.line]), [[uri, 1]]);
     });
 
+    it('reads the .htaccess files on the way under the answering host\'s DocumentRoot, lists them, and reads none when untrusted', async () => {
+      const dir = workspace({ 'www/private/.htaccess': lines('# only the office', 'Require ip 10.0.0.0/8'), 'www/private/report.html': 'report\n' });
+      fs.writeFileSync(
+        path.join(dir, 'httpd.conf'),
+        lines(
+          'ServerName localhost',
+          `<Directory "${dir}/www">`,
+          '    AllowOverride AuthConfig',
+          '    Require all granted',
+          '</Directory>',
+          '<VirtualHost *:80>',
+          '    ServerName www.example.org',
+          `    DocumentRoot "${dir}/www"`,
+          '</VirtualHost>',
+        ),
+      );
+      const root = fileUri(path.join(dir, 'httpd.conf'));
+      const htaccess = fileUri(path.join(dir, 'www', 'private', '.htaccess'));
+      const ask = (c: TestClient, ip: string, more: Record<string, string> = {}) =>
+        c.request<ExplainAccessResult>('workspace/executeCommand', {
+          command: 'apacheconf.explainAccess',
+          arguments: [{ uri: root, path: '/private/report.html', ip, serverName: 'www.example.org', ...more }],
+        });
+      const c = await client(dir);
+      const denied = await ask(c, '192.0.2.1');
+      assert.equal(denied.status, 403);
+      assert.deepEqual(denied.steps.map((s) => [s.uri, s.line, s.directive]), [[htaccess, 1, 'Require ip 10.0.0.0/8']]);
+      assert.deepEqual(denied.htaccess, [htaccess]);
+      assert.equal((await ask(c, '10.1.2.3')).status, 200);
+      // Named explicitly, the same document root gives the same answer; one without .htaccess files reads none.
+      assert.equal((await ask(c, '192.0.2.1', { documentRoot: path.join(dir, 'www') })).status, 403);
+      const bare = await ask(c, '192.0.2.1', { documentRoot: path.join(dir, 'elsewhere') });
+      assert.deepEqual(bare.htaccess, []);
+      await assert.rejects(ask(c, '192.0.2.1', { documentRoot: 'www' }), /absolute path/);
+      // Untrusted: nothing is read from disk, so only the <Directory> speaks.
+      const u = await client(dir, { initializationOptions: { trusted: false } });
+      await u.open(root, fs.readFileSync(path.join(dir, 'httpd.conf'), 'utf8'));
+      const untrusted = await ask(u, '192.0.2.1');
+      assert.equal(untrusted.status, 200);
+      assert.deepEqual(untrusted.htaccess, []);
+    });
+
     it('refuses a request without a path, and unknown credentials', async () => {
       const dir = workspace(EXPLAIN_WS);
       const c = await client(dir);

@@ -126,7 +126,7 @@ export function pickVirtualHost(doc: ConfigDocument, host: string | undefined): 
   const named = candidates.map((v) => ({ v, ...namesOf(v) }));
   const label = (n: { v: SectionNode; serverName: string | null }) => n.serverName ?? `<VirtualHost ${n.v.args.map((a) => a.value).join(' ')}> on line ${n.v.open.line + 1}`;
   if (!host) {
-    return { vhost: named[0].v, note: `no Host header given: the first virtual host on port ${port} (${label(named[0])}) answers, as in name-based hosting; pass --header Host:NAME for another` };
+    return { vhost: named[0].v, note: `no Host header given: the first virtual host on port ${port} (${label(named[0])}) answers, as in name-based hosting; give a Host (--header Host:NAME in the CLI, the server name in the editor) for another` };
   }
   const name = host.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
   const hit =
@@ -200,6 +200,21 @@ function overridesFor(doc: ConfigDocument, vhost: SectionNode | null, dir: strin
 }
 
 /** The names of the per-directory files (AccessFileName), default .htaccess. */
+/**
+ * The DocumentRoot of the host that answers for `host` (the Host header; see pickVirtualHost):
+ * the virtual host's own, else the main server's; undefined when neither sets one.
+ */
+export function documentRootOf(doc: ConfigDocument, host: string | undefined): string | undefined {
+  const { vhost } = pickVirtualHost(doc, host);
+  let root: string | undefined;
+  const look = (nodes: Iterable<ChildNode>) => {
+    for (const n of nodes) if (n.type === 'directive' && n.key === 'documentroot' && n.args.length) root = unquote(n.args[0].value);
+  };
+  look(scopeNodes(doc.children, null));
+  if (vhost) look(scopeNodes(vhost.children, null));
+  return root;
+}
+
 function accessFileNames(doc: ConfigDocument, vhost: SectionNode | null): string[] {
   let names = ['.htaccess'];
   const look = (nodes: Iterable<ChildNode>) => {

@@ -18,7 +18,7 @@ import type { FileContext } from '../model/context';
 import type { ConfigGraph } from '../model/workspace';
 import type { CredentialsState, ExplainQuery, ExplainResult } from '../features/explain';
 import { fileUriToPath, pathToFileUri } from '../features/paths';
-import type { ConfigWorkspace, FolderConfiguration } from './workspace';
+import { diskReader, type ConfigWorkspace, type FolderConfiguration } from './workspace';
 import type { LspSettings } from './settings';
 import { findHttpdBinary, httpdDiagnostics, runHttpdCheck, type HttpdRun } from './httpd';
 
@@ -253,6 +253,8 @@ export const EXPLAIN_ACCESS = 'apacheconf.explainAccess';
 /** What `apacheconf.explainAccess` answers: the service's result, each step with the uri of its file. */
 export interface ExplainAccessResult extends ExplainResult {
   steps: Array<ExplainResult['steps'][number] & { uri: string }>;
+  /** The `.htaccess` files read on the way to the file (uris), in the order httpd reads them. */
+  htaccess: string[];
   /** The request that was explained. */
   request: { path: string; ip: string; credentials: CredentialsState; user?: string };
 }
@@ -284,6 +286,11 @@ export function explainQuery(named: Record<string, unknown>): ExplainQuery {
   const method = optionalString(named, 'method');
   if (method) q.method = method.toUpperCase();
   if (Array.isArray(named.groups)) q.groups = named.groups.filter((g): g is string => typeof g === 'string');
+  const documentRoot = optionalString(named, 'documentRoot');
+  if (documentRoot) {
+    if (!nodePath.isAbsolute(documentRoot)) throw new CommandError(`${EXPLAIN_ACCESS}: "documentRoot" must be an absolute path`);
+    q.documentRoot = documentRoot;
+  }
   return q;
 }
 
@@ -291,26 +298,30 @@ const explainAccess: ServerCommand = {
   id: EXPLAIN_ACCESS,
   description:
     'Explain who gets a URL path: the status, the decision and the lines that decided it, over the whole configuration (the include graph that holds the document, else the root file\'s), else over the document alone. ' +
-    'Arguments: { uri?, path, ip?, credentials?: none|valid|wrong, user?, serverName?, hostName?, method? }.',
+    'In a trusted workspace the .htaccess files on the way to the file are read where AllowOverride lets them in: under documentRoot, else under the answering host\'s DocumentRoot when that directory exists here (the answer lists them). ' +
+    'Arguments: { uri?, path, ip?, credentials?: none|valid|wrong, user?, serverName?, hostName?, method?, documentRoot? }.',
   async run(ctx, args) {
     const named = namedArguments(args);
     const query = explainQuery(named);
     const { uri, path } = pathArgument(args);
     const doc = uri ? ctx.document(uri) : undefined;
+    // Nothing is read from disk in an untrusted workspace.
+    const disk = ctx.trusted ? diskReader : undefined;
     // The configuration that includes this document; a document that no graph holds is explained on its own.
     let conf: FolderConfiguration | undefined = path ? ctx.workspace.fileOf(path)?.conf : undefined;
     if (!conf && !doc) conf = ctx.workspace.configurationFor(path);
-    let result: ExplainResult;
+    let result: ExplainResult & { htaccess: string[] };
     if (conf?.graph) {
-      result = ctx.serviceFor(uri ?? pathToFileUri(conf.graph.root)).explain(query, { graph: graphWithOpenDocuments(ctx, conf.graph) });
+      result = ctx.serviceFor(uri ?? pathToFileUri(conf.graph.root)).explain(query, { graph: graphWithOpenDocuments(ctx, conf.graph) }, disk);
     } else if (doc) {
-      result = ctx.serviceFor(doc.uri).explain(query, { analysis: ctx.analysis(doc) });
+      result = ctx.serviceFor(doc.uri).explain(query, { analysis: ctx.analysis(doc) }, disk);
     } else {
       throw new CommandError(`${EXPLAIN_ACCESS}: open an Apache config file, or set apacheconf.rootFile`);
     }
     const out: ExplainAccessResult = {
       ...result,
       steps: result.steps.map((s) => ({ ...s, uri: /^[a-z][a-z0-9+.-]*:/i.test(s.file) && !nodePath.isAbsolute(s.file) ? s.file : pathToFileUri(s.file) })),
+      htaccess: result.htaccess.map(pathToFileUri),
       request: { path: query.path, ip: query.ip ?? '127.0.0.1', credentials: query.credentials ?? 'none', ...(query.user ? { user: query.user } : {}) },
     };
     ctx.log(`${EXPLAIN_ACCESS} ${query.path} from ${out.request.ip}: ${result.status ?? '?'} ${result.decision} (${result.scope}, ${result.steps.length} step(s))`);

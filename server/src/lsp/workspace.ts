@@ -16,6 +16,7 @@ import * as nodePath from 'path';
 import { decode, type ConfigDocument } from '../syntax';
 import { findRootFile, loadConfigGraph, ROOT_CANDIDATES, type ConfigGraph, type WorkspaceFile, type WorkspaceHost } from '../model/workspace';
 import { ProjectFiles, PROJECT_FILE, type ProjectConfig } from '../model/project';
+import type { DiskReader } from '../features/explain-disk';
 import { checkConfiguration, type WorkspaceFinding } from '../rules/workspace';
 import { DEFAULT_SETTINGS, type LspSettings } from './settings';
 
@@ -52,6 +53,18 @@ export const diskHost: WorkspaceHost = {
   },
   realPath(p) {
     return fs.realpathSync(p);
+  },
+};
+
+/** Files and folders as explain reads them (the `.htaccess` files on the way to a requested file). */
+export const diskReader: DiskReader = {
+  readFile: (p) => diskHost.readFile(p),
+  isDirectory(p) {
+    try {
+      return fs.statSync(p).isDirectory();
+    } catch {
+      return false;
+    }
   },
 };
 
