@@ -1,8 +1,12 @@
-// Explain access over a whole configuration: included files spliced in where their Include stands.
+// Explain access over a whole configuration (included files spliced in where their Include
+// stands) or over one document, as the service answers the editor's command.
 import assert from 'node:assert/strict';
-import { parse } from '../../server/src/syntax';
 import { loadConfigGraph, type WorkspaceHost } from '../../server/src/model/workspace';
-import { explainConfiguration, explainDocument, flattenGraph, type ExplainQuery } from '../../server/src/features/explain';
+import { flattenGraph, type ExplainQuery } from '../../server/src/features/explain';
+import { createService } from '../../server/src/service';
+
+const service = createService();
+const explainText = (text: string, q: ExplainQuery) => service.explain(q, { analysis: service.analyze({ text, uri: 'file:///lone.conf', context: 'server' }) });
 
 function memHost(files: Record<string, string>): WorkspaceHost {
   return {
@@ -57,12 +61,14 @@ describe('features/explain: over the include graph', () => {
   const cases: Array<{ name: string; q: ExplainQuery; status: number | null; stepIn?: [string, number] }> = [
     { name: 'the vhost file decides for its virtual host', q: { path: '/private/x.html', ip: '203.0.113.5', serverName: 'a.example' }, status: 403, stepIn: ['/c/vhost.d/a-access.inc', 1] },
     { name: 'a client in the network gets in', q: { path: '/private/x.html', ip: '10.2.3.4', serverName: 'a.example' }, status: 200, stepIn: ['/c/vhost.d/a-access.inc', 1] },
-    { name: 'the main server has no such Location', q: { path: '/private/x.html', ip: '203.0.113.5' }, status: 200, stepIn: ['/c/httpd.conf', 6] },
+    // httpd: a request without a matching Host goes to the first virtual host on its port, never to the main server.
+    { name: 'without a Host, the first virtual host on the port answers', q: { path: '/private/x.html', ip: '203.0.113.5' }, status: 403, stepIn: ['/c/vhost.d/a-access.inc', 1] },
+    { name: 'a Host no virtual host names goes to the first one too', q: { path: '/private/x.html', ip: '203.0.113.5', serverName: 'other.example' }, status: 403, stepIn: ['/c/vhost.d/a-access.inc', 1] },
     { name: 'outside every DocumentRoot', q: { path: '/x', ip: '203.0.113.5', serverName: 'a.example' }, status: 403, stepIn: ['/c/httpd.conf', 3] },
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const r = explainConfiguration(graph, c.q);
+      const r = service.explain(c.q, { graph });
       assert.equal(r.scope, 'configuration');
       assert.equal(r.root, '/c/httpd.conf');
       assert.equal(r.status, c.status, JSON.stringify(r.steps));
@@ -71,8 +77,7 @@ describe('features/explain: over the include graph', () => {
   }
 
   it('a lone document is explained with its own context and lines', () => {
-    const doc = parse('<Location /x>\n    Require all denied\n</Location>\n');
-    const r = explainDocument(doc, 'server', 'file:///lone.conf', { path: '/x' });
+    const r = explainText('<Location /x>\n    Require all denied\n</Location>\n', { path: '/x' });
     assert.equal(r.scope, 'file');
     assert.equal(r.status, 403);
     assert.ok(r.steps.every((s) => s.file === 'file:///lone.conf'));
@@ -80,10 +85,10 @@ describe('features/explain: over the include graph', () => {
   });
 
   it('valid credentials and groups reach Require group', () => {
-    const doc = parse('<Location />\n    AuthType Basic\n    AuthName x\n    AuthUserFile /u\n    AuthGroupFile /g\n    Require group staff\n</Location>\n');
+    const text = '<Location />\n    AuthType Basic\n    AuthName x\n    AuthUserFile /u\n    AuthGroupFile /g\n    Require group staff\n</Location>\n';
     const q: ExplainQuery = { path: '/', credentials: 'valid', user: 'bob' };
-    assert.equal(explainDocument(doc, 'server', 'f', q).status, 401);
-    assert.equal(explainDocument(doc, 'server', 'f', { ...q, groups: ['staff'] }).status, 200);
-    assert.equal(explainDocument(doc, 'server', 'f', { path: '/' }).status, 401);
+    assert.equal(explainText(text, q).status, 401);
+    assert.equal(explainText(text, { ...q, groups: ['staff'] }).status, 200);
+    assert.equal(explainText(text, { path: '/' }).status, 401);
   });
 });

@@ -199,7 +199,6 @@ function overridesFor(doc: ConfigDocument, vhost: SectionNode | null, dir: strin
   return { classes, list: listed, nonfatalOverride, nonfatalUnknown };
 }
 
-/** The names of the per-directory files (AccessFileName), default .htaccess. */
 /**
  * The DocumentRoot of the host that answers for `host` (the Host header; see pickVirtualHost):
  * the virtual host's own, else the main server's; undefined when neither sets one.
@@ -215,6 +214,7 @@ export function documentRootOf(doc: ConfigDocument, host: string | undefined): s
   return root;
 }
 
+/** The names of the per-directory files (AccessFileName), default .htaccess. */
 function accessFileNames(doc: ConfigDocument, vhost: SectionNode | null): string[] {
   let names = ['.htaccess'];
   const look = (nodes: Iterable<ChildNode>) => {

@@ -1,15 +1,15 @@
 /**
- * Explain access for one request: which sections apply, what each access
- * directive decides, and the status httpd answers. Over a whole
- * configuration the included files are spliced in where their Include line
- * stands (a file included inside `<VirtualHost>` is read as that virtual
- * host's body, as httpd reads it), the access engine evaluates the result,
- * and every step is mapped back to its own file and line.
+ * Explain access for one request, the shared parts: the question asked
+ * (ExplainQuery, and the engine's Request built from it), the answer
+ * (ExplainResult), and a whole configuration spliced into one text with the
+ * included files where their Include line stands (a file included inside
+ * `<VirtualHost>` is read as that virtual host's body, as httpd reads it),
+ * each line knowing its own file and line. explain-disk.ts answers the
+ * question, with the `.htaccess` files on the way when it may read them.
  */
 import { parse, type ConfigDocument, type DirectiveNode } from '../syntax';
-import type { FileContext } from '../model/context';
 import type { ConfigGraph } from '../model/workspace';
-import { explain, type Credentials, type Request } from '../access';
+import type { Credentials, Request } from '../access';
 
 /** One configuration as a single text, with the origin of each of its lines. */
 export interface FlatConfig {
@@ -139,32 +139,3 @@ export function buildRequest(q: ExplainQuery): Request {
   return r;
 }
 
-/** Explain a request against one document on its own. */
-export function explainDocument(doc: ConfigDocument, context: FileContext, file: string, q: ExplainQuery): ExplainResult {
-  const ev = explain(doc, context, buildRequest(q));
-  return {
-    status: ev.status,
-    decision: ev.decision,
-    steps: ev.steps.map((s) => ({ file, line: s.line, directive: s.directive, effect: s.effect })),
-    scope: 'file',
-  };
-}
-
-/** Explain a request against a whole configuration (its include graph). */
-export function explainConfiguration(graph: ConfigGraph, q: ExplainQuery): ExplainResult {
-  const flat = flattenGraph(graph);
-  const ev = explain(flat.doc, 'server', buildRequest(q));
-  const notes: string[] = [];
-  if (flat.truncated || graph.truncated) notes.push('the configuration is larger than the limits: part of it was not read');
-  return {
-    status: ev.status,
-    decision: ev.decision,
-    steps: ev.steps.map((s) => {
-      const o = flat.origins[s.line] ?? { path: graph.root, line: 0 };
-      return { file: o.path, line: o.line, directive: s.directive, effect: s.effect };
-    }),
-    scope: 'configuration',
-    root: graph.root,
-    ...(notes.length ? { note: notes.join('; ') } : {}),
-  };
-}
