@@ -2,9 +2,14 @@
 // read as a user would pass it (Host picks the <VirtualHost>), .htaccess files under --docroot are
 // read where AllowOverride lets them in, --auth takes users from the password file and groups from
 // the group file the configuration names. Every prediction must match httpd's status (200 and 404
-// count as one); "unknown" counts as a miss.
+// count as one); "unknown" counts as a miss. The editor's "Explain access" (the service over the
+// include graph, reading from disk, with no document root given: the answering host's
+// DocumentRoot) must match httpd on the same requests.
 import assert from 'node:assert/strict';
 import { runCli } from '../../server/src/cli/cli';
+import { createService } from '../../server/src/service';
+import { loadConfigGraph } from '../../server/src/model/workspace';
+import { diskHost, diskReader } from '../../server/src/lsp/workspace';
 import { outcomeOf, startOracle, type OracleCase, type OracleRequestFor } from './harness';
 import { httpdOrSkip } from './migration-cases.test';
 
@@ -108,7 +113,7 @@ async function explainCli(args: string[]): Promise<{ status: number | null; deci
 describe('apacheconf explain (CLI) vs real httpd: vhosts, .htaccess, password and group files', function () {
   this.timeout(300_000);
 
-  it('predicts every status', async function () {
+  it('predicts every status, from the CLI and from the editor\'s service', async function () {
     if (!httpdOrSkip(this)) return;
     const oracle = await startOracle(CASES, { compat: true, users: USERS, groups: GROUPS });
     try {
@@ -121,7 +126,12 @@ describe('apacheconf explain (CLI) vs real httpd: vhosts, .htaccess, password an
       }
       const statuses = await oracle.requestAll(requests);
       const misses: string[] = [];
+      const editorMisses: string[] = [];
       let htaccessRead = 0;
+      let editorHtaccessRead = 0;
+      // As the editor reads a configuration: the include graph from the root file, from disk.
+      const service = createService();
+      const graph = loadConfigGraph(diskHost, oracle.confPath);
       for (let i = 0; i < requests.length; i++) {
         const r = requests[i];
         const args = [oracle.confPath, '--url', r.path, '--from', r.from!, '--header', `Host:${oracle.hostOf(r.caseId)}`, '--docroot', oracle.docrootOf(r.caseId)];
@@ -134,13 +144,32 @@ describe('apacheconf explain (CLI) vs real httpd: vhosts, .htaccess, password an
         const got = await explainCli(args);
         htaccessRead += got.htaccess?.length ?? 0;
         const real = statuses[i];
-        if (got.status === null || outcomeOf(got.status) !== outcomeOf(real)) {
-          misses.push(`${r.caseId} ${r.path} from ${r.from} auth=${r.auth ? `${r.auth.user}:${r.auth.password}` : '-'}${r.headers ? ' ' + JSON.stringify(r.headers) : ''}: httpd ${real}, explain ${got.status} ${got.decision}`);
-        }
+        const what = `${r.caseId} ${r.path} from ${r.from} auth=${r.auth ? `${r.auth.user}:${r.auth.password}` : '-'}${r.headers ? ' ' + JSON.stringify(r.headers) : ''}`;
+        if (got.status === null || outcomeOf(got.status) !== outcomeOf(real)) misses.push(`${what}: httpd ${real}, explain ${got.status} ${got.decision}`);
+        const ok = r.auth ? (USERS as Record<string, string>)[r.auth.user] === r.auth.password : false;
+        const user = r.auth && ok ? r.auth.user : undefined;
+        const editor = service.explain(
+          {
+            path: r.path,
+            ip: r.from,
+            serverName: oracle.hostOf(r.caseId),
+            credentials: r.auth ? (ok ? 'valid' : 'wrong') : 'none',
+            ...(user ? { user, groups: Object.entries(GROUPS).filter(([, members]) => members.includes(user)).map(([g]) => g) } : {}),
+            ...(r.headers ? { headers: r.headers } : {}),
+            ...(r.from === '127.0.0.1' ? { hostName: 'localhost' } : {}),
+          },
+          { graph },
+          diskReader,
+        );
+        editorHtaccessRead += editor.htaccess.length;
+        if (editor.status === null || outcomeOf(editor.status) !== outcomeOf(real)) editorMisses.push(`${what}: httpd ${real}, editor ${editor.status} ${editor.decision}`);
       }
       console.log(`    ${CASES.length} cases, ${requests.length} requests, ${requests.length - misses.length} predictions agree; ${htaccessRead} .htaccess reads`);
       if (misses.length) { const by = new Map<string, number>(); for (const m of misses) by.set(m.split(" ")[0], (by.get(m.split(" ")[0]) ?? 0) + 1); console.log(by); console.log(oracle.errorLog().split("\n").filter((l) => /ht-none|AH00/.test(l)).slice(0, 8).join("\n")); }
+      console.log(`    the editor's service: ${requests.length - editorMisses.length} of ${requests.length} agree; ${editorHtaccessRead} .htaccess reads`);
       assert.deepEqual(misses.slice(0, 30), []);
+      assert.deepEqual(editorMisses.slice(0, 30), []);
+      assert.equal(editorHtaccessRead, htaccessRead, 'the editor reads the same .htaccess files as explain --docroot');
     } finally {
       await oracle.stop();
     }
