@@ -197,7 +197,7 @@ export class ApacheConfServer {
         // Fixes of the access engine exist only in a full analysis.
         const full = await this.fullAnalysisOf(a);
         // Edits for a version the user has since changed would land in the wrong place.
-        if (this.analysis(a.uri) !== a) return [];
+        if (!full || this.analysis(a.uri) !== a) return [];
         return this.serviceFor(a.uri).codeActions(full, p.range, { diagnostics: p.context.diagnostics, only: p.context.only });
       }),
     );
@@ -517,10 +517,10 @@ export class ApacheConfServer {
    * The full analysis (the access engine's fixes, plus the configuration-wide findings) that
    * completes a quick one: the validation's when it is done; else from the worker, sharing the
    * validation's pass when one is under way for this version (the main thread stays free for
-   * other requests meanwhile); else, without a worker or when the pass gave way to a newer
-   * version, computed here.
+   * other requests meanwhile); else, without a worker, computed here. Null when the document
+   * changed while the worker's pass was under way (nobody wants the old version's fixes).
    */
-  private async fullAnalysisOf(a: Analysis): Promise<Analysis> {
+  private async fullAnalysisOf(a: Analysis): Promise<Analysis | null> {
     if (a.depth !== 'quick') return a;
     const done = this.fullAnalyses.get(a.uri);
     if (done?.quick === a) return done.full;
@@ -532,6 +532,7 @@ export class ApacheConfServer {
         if (this.cache.current(a.uri) === a) this.fullAnalyses.set(a.uri, { quick: a, full });
         return full;
       }
+      if (this.analysis(a.uri) !== a) return null;
     }
     return this.withConfigurationFindings(service.analyze({ text: a.doc.text, uri: a.uri, context: a.context }, a.doc));
   }
