@@ -1,6 +1,7 @@
 // The APR address grammar (spec §2.2) and the Allow/Deny token classification, table-driven.
 import assert from 'node:assert/strict';
-import { classifyHostToken, inDomain, parseClient, parseRequireIp, parseSubnetToken, samplesOf, subnetMatches } from '../../server/src/access/addr';
+import fc from 'fast-check';
+import { classifyHostToken, domainIndex, inDomain, parseClient, parseRequireIp, parseSubnetToken, samplesOf, subnetIndex, subnetMatches } from '../../server/src/access/addr';
 
 type Kind = 'all' | 'env' | 'nenv' | 'ip' | 'host';
 const TOKENS: Array<[string, Kind | string]> = [
@@ -117,4 +118,59 @@ describe('access addr: in_domain', () => {
     ['localhost', 'localhost', true],
   ];
   for (const [d, h, want] of rows) it(`${d} vs ${h}`, () => assert.equal(inDomain(d, h), want));
+});
+
+// The indexes clientsFor uses to sort thousands of addresses and names into classes must answer
+// exactly what subnetMatches and inDomain answer one network or domain at a time.
+describe('subnetIndex and domainIndex agree with subnetMatches and inDomain', () => {
+  const octet = fc.integer({ min: 0, max: 255 });
+  // Small values, so that random networks and addresses often overlap.
+  const near = fc.constantFrom(0, 1, 2, 10, 127, 128, 255);
+  const v4 = fc.tuple(near, near, near, octet).map((b) => b.join('.'));
+  const v6 = fc.oneof(
+    fc.tuple(near, near).map(([a, b]) => `2001:db8:${a.toString(16)}::${b.toString(16)}`),
+    v4.map((a) => `::ffff:${a}`),
+    fc.constant('::1'),
+  );
+  const token = fc.oneof(
+    v4,
+    fc.tuple(near, near).map(([a, b]) => `${a}.${b}`),
+    fc.tuple(v4, fc.integer({ min: 0, max: 32 })).map(([a, n]) => `${a}/${n}`),
+    fc.tuple(v4, fc.constantFrom('255.255.0.0', '255.0.255.0', '255.255.255.128', '0.0.0.0')).map(([a, m]) => `${a}/${m}`),
+    fc.tuple(v6, fc.integer({ min: 0, max: 128 })).map(([a, n]) => `${a}/${n}`),
+    v6,
+  );
+  const client = fc.oneof(v4, v6);
+
+  it('subnetIndex: the networks that contain each address, for random networks and addresses', () => {
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 40 }), fc.array(client, { minLength: 1, maxLength: 20 }), (tokens, clients) => {
+        const nets = tokens.map(parseSubnetToken).flatMap((r) => (r.ok ? [r.subnet] : []));
+        const containing = subnetIndex(nets);
+        for (const c of clients) {
+          const addr = parseClient(c);
+          if (!addr) continue;
+          const want = nets.flatMap((n, i) => (subnetMatches(n, addr) ? [i] : []));
+          assert.deepEqual(containing(addr), want, c);
+        }
+      }),
+      { seed: 20261125, numRuns: 500 },
+    );
+  });
+
+  it('domainIndex: the domains a name is in, for random domains and names', () => {
+    const label = fc.constantFrom('a', 'b', 'example', 'com', 'ORG', 'x-y', '');
+    const name = fc.array(label, { minLength: 1, maxLength: 4 }).map((ls) => ls.join('.'));
+    const domain = fc.oneof(name, name.map((n) => '.' + n), name.map((n) => '..' + n));
+    fc.assert(
+      fc.property(fc.array(domain, { maxLength: 30 }), fc.array(name, { minLength: 1, maxLength: 20 }), (domains, hosts) => {
+        const matching = domainIndex(domains);
+        for (const h of hosts) {
+          const want = domains.flatMap((d, i) => (inDomain(d, h) ? [i] : []));
+          assert.deepEqual(matching(h), want, `${h} in ${JSON.stringify(domains)}`);
+        }
+      }),
+      { seed: 20261125, numRuns: 500 },
+    );
+  });
 });

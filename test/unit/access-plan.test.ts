@@ -156,3 +156,31 @@ describe('access plan: single-section rewrites (§8.5 rows 1–4)', () => {
     });
   }
 });
+
+// Blocklists: thousands of networks or names in Allow/Deny lines. Sorting request points into
+// client classes once compared every address with every network and every name with every name,
+// so such a file took minutes; the plan must come back (with a fix or a reason) for each.
+describe('access plan: blocklists of thousands of networks and names', () => {
+  const nets = Array.from({ length: 20000 }, (_, i) => `${1 + (i % 223)}.${(i >> 8) & 255}.${i & 255}.0/24`);
+  const cases: Array<{ name: string; text: string }> = [
+    { name: '20,000 Deny from lines of networks', text: d('  Order allow,deny\n  Allow from all\n' + nets.map((n) => `  Deny from ${n}\n`).join('')) },
+    { name: 'one Allow from line of 20,000 networks', text: d('  Order deny,allow\n  Deny from all\n  Allow from ' + nets.join(' ') + '\n') },
+    { name: '20,000 Deny from lines of host names', text: d('  Order allow,deny\n  Allow from all\n' + nets.map((_, i) => `  Deny from .spam${i}.example\n`).join('')) },
+  ];
+  it('150,000 Require not ip lines in one <RequireAll> (one element per line was spread into a call and overflowed the stack)', function () {
+    this.timeout(300_000);
+    const lines = Array.from({ length: 150000 }, (_, i) => `    Require not ip ${1 + (i % 223)}.${(i >> 8) & 255}.${i & 255}.0/24\n`).join('');
+    const text = '<Directory /srv/www>\n  <RequireAll>\n    Require all granted\n' + lines + '  </RequireAll>\n</Directory>\n' + d('  Order allow,deny\n  Allow from all\n', '/srv/www/x');
+    const p = planMigration(parse(text), 'server');
+    assert.equal(p.sections.length, 1);
+    assert.ok(p.sections[0].exact || p.sections[0].reason);
+  });
+  for (const c of cases) {
+    it(c.name, () => {
+      const p = planMigration(parse(c.text), 'server');
+      assert.equal(p.sections.length, 1);
+      const sp = p.sections[0];
+      assert.ok(sp.exact || (sp.reason && sp.reason.length > 10), 'an exact fix or the reason there is none');
+    });
+  }
+});

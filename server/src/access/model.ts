@@ -613,7 +613,7 @@ function checkFlattened(root: AuthzContainer, problems: Problem[]): void {
       const sub = flatten(ch, negate);
       if (sub.op === op) {
         // Same operator after De Morgan: its children join this container.
-        out.items.push(...sub.items);
+        for (const x of sub.items) out.items.push(x);
         if (!sub.items.some((x) => !x.negated)) {
           // reported by the parent's check below through the merged list
         }

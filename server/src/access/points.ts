@@ -10,7 +10,7 @@
  * independent (their mapping depends on DocumentRoot/Alias), which can only
  * add combinations httpd never sees: the check stays on the safe side.
  */
-import { formatClient, inDomain, parseSubnetToken, samplesOf, subnetMatches, type ClientAddr } from './addr';
+import { domainIndex, formatClient, parseSubnetToken, samplesOf, subnetIndex, type ClientAddr, type Subnet } from './addr';
 import { leaves, normMethod, type AccessModel, type AuthzLeaf, type Scope } from './model';
 import { dirApplies, filesApplies, leafKey, locationApplies, scopesThatApply, type AuthzResult, type Client, type Credentials } from './evaluate';
 import { normPath } from './region';
@@ -324,7 +324,8 @@ export function clientsFor(models: AccessModel[], scopes: Array<Scope[]>, limit 
         for (const m of e.mask.methods) methods.add(m);
       }
       for (const o of [...(s.compat?.orders ?? []), ...(s.compat?.satisfies ?? [])]) for (const m of o.mask.methods) methods.add(m);
-      if (s.authz?.root) leafList.push(...leaves(s.authz.root));
+      // One leaf per Require line: pushed one by one (a spread of 100,000 overflows the stack).
+      if (s.authz?.root) for (const l of leaves(s.authz.root)) leafList.push(l);
     }
   }
   for (const l of leafList) {
@@ -359,8 +360,12 @@ export function clientsFor(models: AccessModel[], scopes: Array<Scope[]>, limit 
   void models;
   // Addresses: samples inside every network named, and outside all of them.
   const addrs: ClientAddr[] = [];
+  const seenAddrs = new Set<string>();
   const addAddr = (a: ClientAddr) => {
-    if (!addrs.some((x) => x.family === a.family && x.bytes.every((b, i) => b === a.bytes[i]))) addrs.push(a);
+    const k = a.family + ':' + a.bytes.join('.');
+    if (seenAddrs.has(k)) return;
+    seenAddrs.add(k);
+    addrs.push(a);
   };
   let v6 = false;
   for (const t of ipTokens) {
@@ -377,17 +382,20 @@ export function clientsFor(models: AccessModel[], scopes: Array<Scope[]>, limit 
   if (v6 || local) addAddr({ family: 6, bytes: [0x20, 0x01, 0x0d, 0xb8, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x77] });
   // Addresses that fall in exactly the same networks are one class.
   {
-    const nets = [...ipTokens].map((t) => parseSubnetToken(t)).filter((r) => r.ok).map((r) => (r as { ok: true; subnet: import('./addr').Subnet }).subnet);
+    const nets = [...ipTokens].map((t) => parseSubnetToken(t)).filter((r) => r.ok).map((r) => (r as { ok: true; subnet: Subnet }).subnet);
+    const containing = subnetIndex(nets);
     const sigs = new Set<string>();
     const keep: ClientAddr[] = [];
     for (const a of addrs) {
       const loop = (a.family === 4 && a.bytes[0] === 127) || (a.family === 6 && a.bytes.every((b, i) => b === (i === 15 ? 1 : 0)));
-      const sig = a.family + ':' + (local ? (loop ? 'L' : 'l') : '') + nets.map((n) => (subnetMatches(n, a) ? '1' : '0')).join('');
+      const sig = a.family + ':' + (local ? (loop ? 'L' : 'l') : '') + ':' + containing(a).join(',');
       if (sigs.has(sig)) continue;
       sigs.add(sig);
       keep.push(a);
     }
-    addrs.splice(0, addrs.length, ...keep);
+    // (Not splice with a spread: tens of thousands of arguments overflow the stack.)
+    addrs.length = 0;
+    for (const a of keep) addrs.push(a);
   }
   // Host names: none, each name, a sub-name of each, an unrelated one.
   const hostNames: Array<string | null> = [null];
@@ -396,9 +404,10 @@ export function clientsFor(models: AccessModel[], scopes: Array<Scope[]>, limit 
     for (const h of hostTokens) cands.push(h, 'zz.' + h);
     cands.push('zz-unrelated.invalid');
     // Names that match the same host tokens are one class (no name at all matches none).
-    const sigs = new Set<string>([[...hostTokens].map(() => '0').join('')]);
+    const matching = domainIndex([...hostTokens]);
+    const sigs = new Set<string>(['']);
     for (const n of cands) {
-      const sig = [...hostTokens].map((t) => (n !== null && inDomain(t, n) ? '1' : '0')).join('');
+      const sig = n === null ? '' : matching(n).join(',');
       if (sigs.has(sig)) continue;
       sigs.add(sig);
       hostNames.push(n);

@@ -30,7 +30,7 @@ export function isDenied(r: R): boolean {
 export function all(children: R[]): R {
   const flat: R[] = [];
   for (const c of children) {
-    if (c.k === 'all') flat.push(...c.children);
+    if (c.k === 'all') for (const x of c.children) flat.push(x);
     else flat.push(c);
   }
   if (flat.some(isDenied)) return DENIED;
@@ -58,7 +58,7 @@ function dedupeGranted(list: R[]): R[] {
 export function any(children: R[]): R {
   const flat: R[] = [];
   for (const c of children) {
-    if (c.k === 'any') flat.push(...c.children);
+    if (c.k === 'any') for (const x of c.children) flat.push(x);
     else flat.push(c);
   }
   if (flat.some(isGranted)) return GRANTED;
