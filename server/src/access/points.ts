@@ -10,6 +10,7 @@
  * independent (their mapping depends on DocumentRoot/Alias), which can only
  * add combinations httpd never sees: the check stays on the safe side.
  */
+import type { ChildNode } from '../syntax';
 import { domainIndex, formatClient, parseSubnetToken, samplesOf, subnetIndex, type ClientAddr, type Subnet } from './addr';
 import { leaves, normMethod, type AccessModel, type AuthzLeaf, type Scope } from './model';
 import { dirApplies, filesApplies, leafKey, locationApplies, scopesThatApply, type AuthzResult, type Client, type Credentials } from './evaluate';
@@ -39,32 +40,42 @@ function withAncestors(group: Scope[]): Scope[] {
   return [...set].sort((a, b) => a.index - b.index);
 }
 
+/** Each If/ElseIf/Else scope's whole chain, per model (worked out once: a file may hold thousands of <If> sections). */
+const CHAINS = new WeakMap<AccessModel, Map<Scope, Scope[]>>();
+
+function chainsOf(model: AccessModel): Map<Scope, Scope[]> {
+  let byScope = CHAINS.get(model);
+  if (byScope) return byScope;
+  byScope = new Map();
+  const walk = (children: readonly ChildNode[]) => {
+    let chain: Scope[] | null = null;
+    for (const c of children) {
+      if (c.type !== 'section') continue;
+      // An <If> starts a chain; <ElseIf> and <Else> right after it (as sections) continue it.
+      if (c.key === 'if') chain = [];
+      else if (c.key !== 'elseif' && c.key !== 'else') chain = null;
+      const sc = model.scopeOfSection.get(c);
+      if (chain && sc) {
+        chain.push(sc);
+        byScope.set(sc, chain);
+      }
+      walk(c.children);
+    }
+  };
+  walk(model.doc.children);
+  CHAINS.set(model, byScope);
+  return byScope;
+}
+
 /** If/ElseIf/Else chains among the scopes (each a list of branch scopes). */
 function ifChains(scopes: Scope[], model: AccessModel): Scope[][] {
   const chains: Scope[][] = [];
   const seen = new Set<Scope>();
+  const byScope = chainsOf(model);
   for (const s of scopes) {
     if (!isIf(s) || seen.has(s)) continue;
-    // Find the chain head and the following ElseIf/Else siblings.
-    const sec = s.section!;
-    const kids = (sec.parent ? sec.parent.children : model.doc.children).filter((c) => c.type === 'section');
-    let i = kids.indexOf(sec);
-    while (i > 0 && sec.key !== 'if' && (kids[i] as typeof sec).key !== 'if') i--;
-    const chain: Scope[] = [];
-    for (let k = i; k < kids.length; k++) {
-      const ks = kids[k] as typeof sec;
-      if (k > i && ks.key === 'if') break;
-      if (k > i && ks.key !== 'elseif' && ks.key !== 'else') break;
-      const sc = model.scopeOfSection.get(ks);
-      if (sc) {
-        chain.push(sc);
-        seen.add(sc);
-      }
-    }
-    if (!chain.length) {
-      chain.push(s);
-      seen.add(s);
-    }
+    const chain = byScope.get(s) ?? [s];
+    for (const c of chain) seen.add(c);
     chains.push(chain);
   }
   return chains;
@@ -149,6 +160,11 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096): Poi
   const chains = ifChains(scopes.filter(isIf), model);
   const mappings = vhostOptions.map((v) => mappingFor(model, v));
   const mapped = mappings.every((m) => m !== null);
+  // Every place is taken with every regex and <If> choice: when those choices alone pass the
+  // limit, so will the points, whatever the places (there is at least one).
+  let choices = 2 ** free.length;
+  for (const c of chains) choices *= c.length + (c[c.length - 1].kind === 'else' ? 0 : 1);
+  if (choices > limit) return { points: [], truncated: true, mapped };
 
   // Where: (uri, filename) pairs.
   const places: Array<{ vh: Scope | null; uri: string; file: string }> = [];
