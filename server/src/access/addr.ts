@@ -5,6 +5,7 @@
  *
  * Everything here is pure: no DNS, no sockets.
  */
+import { detached } from '../syntax';
 
 /** A parsed network: family, the masked address and the mask, as byte arrays (4 or 16 bytes). */
 export interface Subnet {
@@ -323,8 +324,10 @@ function memo<T>(cache: Map<string, T>, word: string, make: (w: string) => T): T
   let r = cache.get(word);
   if (r === undefined) {
     if (cache.size >= MEMO_LIMIT) cache.clear();
-    r = make(word);
-    cache.set(word, r);
+    // Made from a copy: the cache (and the words its results keep) outlive the document.
+    const own = detached(word);
+    r = make(own);
+    cache.set(own, r);
   }
   return r;
 }

@@ -29,6 +29,7 @@ import {
   type Scope,
 } from './model';
 import { globToRegExp, normPath } from './region';
+import { detached } from '../syntax';
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -543,13 +544,15 @@ function cachedRegExp(source: string, flags = ''): RegExp | null {
   const key = flags + '\u0000' + source;
   let re = REGEX_CACHE.get(key);
   if (re === undefined) {
+    // Compiled from a copy: the cache (and the pattern's source) outlive the document.
+    const own = detached(source);
     try {
-      re = new RegExp(source, flags);
+      re = new RegExp(own, flags);
     } catch {
       re = null;
     }
     if (REGEX_CACHE.size > 5000) REGEX_CACHE.clear();
-    REGEX_CACHE.set(key, re);
+    REGEX_CACHE.set(flags + '\u0000' + own, re);
   }
   return re;
 }
@@ -559,14 +562,15 @@ const GLOB_CACHE = new Map<string, RegExp | null>();
 export function fnmatchPath(pattern: string, s: string): boolean {
   let re = GLOB_CACHE.get(pattern);
   if (re === undefined) {
-    const src = globToRegExp(pattern).source.replace(/\.\*/g, '[^/]*').replace(/(^|[^\\])\.(?!\*)/g, '$1[^/]');
+    const own = detached(pattern);
+    const src = globToRegExp(own).source.replace(/\.\*/g, '[^/]*').replace(/(^|[^\\])\.(?!\*)/g, '$1[^/]');
     try {
       re = new RegExp(src);
     } catch {
       re = null;
     }
     if (GLOB_CACHE.size > 5000) GLOB_CACHE.clear();
-    GLOB_CACHE.set(pattern, re);
+    GLOB_CACHE.set(own, re);
   }
   return re ? re.test(s) : false;
 }

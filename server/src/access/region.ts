@@ -7,6 +7,7 @@
  */
 import type { SectionNode } from '../syntax';
 import type { Scope } from './model';
+import { detached } from '../syntax';
 
 export interface Region {
   vhost: Scope | null;
@@ -56,10 +57,12 @@ const NORM_CACHE = new Map<string, string>();
 export function normPath(p: string): string {
   const hit = NORM_CACHE.get(p);
   if (hit !== undefined) return hit;
-  let s = p.indexOf('//') >= 0 ? p.replace(/\/+/g, '/') : p;
+  // Copied: the cache outlives the document the path was cut from.
+  const own = detached(p);
+  let s = own.indexOf('//') >= 0 ? own.replace(/\/+/g, '/') : own;
   if (s.length > 1 && s.endsWith('/')) s = s.slice(0, -1);
   if (NORM_CACHE.size > 200_000) NORM_CACHE.clear();
-  NORM_CACHE.set(p, s);
+  NORM_CACHE.set(own, s);
   return s;
 }
 

@@ -10,6 +10,7 @@ import generated from './generated.json';
 import descriptionsAL from './descriptions/directives-a-l.json';
 import descriptionsMZ from './descriptions/directives-m-z.json';
 import moduleDescriptions from './descriptions/modules.json';
+import { detached } from '../syntax';
 
 export type { DirectiveContext, DirectiveFact, DirectiveStatus, ModuleFact } from './types';
 
@@ -158,7 +159,7 @@ export function suggestDirective(name: string): string | undefined {
   if (SUGGESTION_CACHE.has(key)) return SUGGESTION_CACHE.get(key);
   const found = computeSuggestion(key);
   if (SUGGESTION_CACHE.size > 10_000) SUGGESTION_CACHE.clear();
-  SUGGESTION_CACHE.set(key, found);
+  SUGGESTION_CACHE.set(detached(key), found);
   return found;
 }
 

@@ -11,7 +11,7 @@
  */
 import type { DirectiveNode, Finding, Fix, Rule } from './types';
 import { code, COMPAT_DIRECTIVES, in22Branch } from './scope';
-import { directivesNamed } from '../syntax';
+import { detached, directivesNamed } from '../syntax';
 import { planMigration, type SectionPlan } from '../access';
 
 function describe(d: DirectiveNode): string {
@@ -56,11 +56,12 @@ function describedOf(text: string, d: DirectiveNode, only22: boolean, pending: b
   let v = cache.get(key);
   if (v === undefined) {
     if (cache.size >= CACHE_LIMIT) cache.clear();
+    // Copies throughout: the cache outlives the document its words were cut from.
     v = {
-      message: describe(d) + (only22 ? ' Only httpd 2.2 reads this branch, so 2.4 ignores it.' : ''),
-      data: Object.freeze({ directive: d.name.value, only22, ...(pending ? { pending: true } : {}) }),
+      message: detached(describe(d) + (only22 ? ' Only httpd 2.2 reads this branch, so 2.4 ignores it.' : '')),
+      data: Object.freeze({ directive: detached(d.name.value), only22, ...(pending ? { pending: true } : {}) }),
     };
-    cache.set(key, v);
+    cache.set(detached(key), v);
   }
   return v;
 }

@@ -19,6 +19,7 @@ import type {
   SyntaxError,
   Token,
 } from './ast';
+import { detached } from './strings';
 
 /** apr_isspace: space, \t, \n, \v, \f, \r. */
 function isSpace(c: number): boolean {
@@ -192,9 +193,11 @@ const KEYS_LIMIT = 20000;
 function keyOf(name: string): string {
   let k = KEYS.get(name);
   if (k === undefined) {
-    k = name.toLowerCase();
+    // Copied: the cache outlives the document the name was cut from.
+    const own = detached(name);
+    k = own.toLowerCase();
     if (KEYS.size >= KEYS_LIMIT) KEYS.clear();
-    KEYS.set(name, k);
+    KEYS.set(own, k);
   }
   return k;
 }
