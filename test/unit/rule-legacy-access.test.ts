@@ -74,6 +74,11 @@ describe('rule legacy-access: messages and data (shared between lines of the sam
       text: lines('<Directory /a>', '  Allow from 10.1.2.3', '</Directory>', '<Directory /b>', '  Allow from 10.9.9.9', '  ALLOW from 10.9.9.9', '</Directory>'),
       lines: [{ words: 'Allow from 10.1.2.3', only22: false }, { words: 'Allow from 10.9.9.9', only22: false }, { words: 'Allow from 10.9.9.9', only22: false, directive: 'ALLOW' }],
     },
+    {
+      name: 'a line of 2,000 addresses is quoted up to 80 characters',
+      text: lines('<Directory /a>', '  Deny from ' + Array.from({ length: 2000 }, (_, i) => `10.0.${i >> 8}.${i & 255}`).join(' '), '</Directory>'),
+      lines: [{ words: 'Deny from 10.0.0.0 10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4 10.0.0.5 10.0.0.6 …', only22: false }],
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -88,6 +93,7 @@ describe('rule legacy-access: messages and data (shared between lines of the sam
             assert.ok(f.message.startsWith('`' + want.words + '`'), `${depth}: ${f.message}`);
             assert.equal(f.message.includes(ONLY22), want.only22, `${depth}: ${f.message}`);
             assert.equal(f.severity, want.only22 ? 'hint' : 'warning');
+            assert.ok(f.message.indexOf('`', 1) <= 81, 'the quoted line is at most 80 characters');
             assert.deepEqual({ ...f.data }, { directive: want.directive ?? want.words.split(' ')[0], only22: want.only22, ...(depth === 'quick' ? { pending: true } : {}) });
           });
         }

@@ -10,7 +10,7 @@
  * naive mapping most guides give, titled with what it changes.
  */
 import type { DirectiveNode, Finding, Fix, Rule } from './types';
-import { code, COMPAT_DIRECTIVES, in22Branch } from './scope';
+import { codeLine, COMPAT_DIRECTIVES, in22Branch } from './scope';
 import { detached, directivesNamed } from '../syntax';
 import { planMigration, type SectionPlan } from '../access';
 
@@ -18,14 +18,14 @@ function describe(d: DirectiveNode): string {
   const words = d.args.map((a) => a.value);
   switch (d.key) {
     case 'order':
-      return `${code('Order ' + words.join(' '))} is 2.2 host-based access control: httpd 2.4 accepts it only while mod_access_compat is loaded, and evaluates it apart from any \`Require\` lines. In 2.4 the same rule is written with \`Require\`.`;
+      return `${codeLine('Order ' + words.join(' '))} is 2.2 host-based access control: httpd 2.4 accepts it only while mod_access_compat is loaded, and evaluates it apart from any \`Require\` lines. In 2.4 the same rule is written with \`Require\`.`;
     case 'allow':
     case 'deny': {
       const name = d.key === 'allow' ? 'Allow' : 'Deny';
-      return `${code(name + ' ' + words.join(' '))} is 2.2 host-based access control (mod_access_compat in 2.4). Its effect depends on the section's \`Order\`; in 2.4 it becomes \`Require ip\`, \`Require host\` or \`Require env\` inside the right \`<RequireAll>\`/\`<RequireAny>\`.`;
+      return `${codeLine(name + ' ' + words.join(' '))} is 2.2 host-based access control (mod_access_compat in 2.4). Its effect depends on the section's \`Order\`; in 2.4 it becomes \`Require ip\`, \`Require host\` or \`Require env\` inside the right \`<RequireAll>\`/\`<RequireAny>\`.`;
     }
     default:
-      return `${code('Satisfy ' + words.join(' '))} combines 2.2 host rules with authentication; it exists in 2.4 only with mod_access_compat. In 2.4, \`<RequireAny>\` says "either" and \`<RequireAll>\` says "both".`;
+      return `${codeLine('Satisfy ' + words.join(' '))} combines 2.2 host rules with authentication; it exists in 2.4 only with mod_access_compat. In 2.4, \`<RequireAny>\` says "either" and \`<RequireAll>\` says "both".`;
   }
 }
 

@@ -59,6 +59,15 @@ export function code(s: string): string {
   return '`' + s + '`';
 }
 
+/** A line quoted in a message: in backquotes, cut at a space before `max` characters (a line may hold thousands of addresses). */
+export function codeLine(s: string, max = 80): string {
+  if (s.length <= max) return code(s);
+  let cut = s.slice(0, max - 2);
+  const space = cut.lastIndexOf(' ');
+  if (space > max / 2) cut = cut.slice(0, space);
+  return code(cut.trimEnd() + ' …');
+}
+
 /** The `<IfModule>` and `<IfDefine>` tests around a node: key → required truth. */
 function conditions(node: { parent: SectionNode | null }): Map<string, boolean> {
   const out = new Map<string, boolean>();
