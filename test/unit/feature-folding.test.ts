@@ -77,6 +77,13 @@ describe('feature: folding ranges', () => {
     assert.deepEqual(show('<Directory /x>\nA\nB\n</Directory>'), ['0-2']);
   });
 
+  it('200,000 nested sections never closed: each folds to the last line (each used to walk down to it again: quadratic)', () => {
+    const n = 200000;
+    const ranges = foldingRanges(parse('<Directory /x>\n'.repeat(n) + 'Require all denied\n'));
+    assert.equal(ranges.length, n);
+    assert.ok(ranges.every((r) => r.endLine === n));
+  });
+
   it('10,000 nested sections', () => {
     const n = 10000;
     const ranges = foldingRanges(parse('<IfModule a>\n'.repeat(n) + 'X\n' + '</IfModule>\n'.repeat(n)));

@@ -149,6 +149,13 @@ describe('feature: document symbols', () => {
     assert.deepEqual(s.range.end, { line: 1, character: 17 });
   });
 
+  it('200,000 nested sections never closed: each ends on the last line (each used to walk down to it again: quadratic)', () => {
+    const n = 200000;
+    const symbols = documentSymbols(parse('<Directory /x>\n'.repeat(n) + 'Require all denied\n'));
+    assert.equal(symbols.length, 1);
+    assert.equal(symbols[0].range.end.line, n);
+  });
+
   it('10,000 nested sections: no stack overflow, depth capped, result serializable', () => {
     const n = 10000;
     const text = '<IfModule a>\n'.repeat(n) + 'ServerName deep\n' + '</IfModule>\n'.repeat(n);

@@ -36,19 +36,40 @@ export function lastLineOf(doc: ConfigDocument, node: { lineStart: number; lineE
   return positionAt(doc, node.lineEnd).line - (endsWithBreak ? 1 : 0);
 }
 
+/** The last line of each unclosed section, once found (the walk below would otherwise repeat for every ancestor). */
+const UNCLOSED_END = new WeakMap<SectionNode, LineNode>();
+
 /** The last line node that belongs to a section (its closing tag, or the deepest last child when unclosed). */
 export function lastLineNodeOf(section: SectionNode): LineNode {
+  // Unclosed sections inside unclosed sections (100,000 deep in a broken file): every section on
+  // the way down ends where the deepest one does, so one walk answers for all of them.
+  const path: SectionNode[] = [];
   let s = section;
+  let end: LineNode;
   for (;;) {
-    if (s.close) return s.close;
-    const last = s.children[s.children.length - 1];
-    if (!last) return s.open;
-    if (last.type === 'section') {
-      s = last;
-      continue;
+    if (s.close) {
+      end = s.close;
+      break;
     }
-    return last;
+    const known = UNCLOSED_END.get(s);
+    if (known) {
+      end = known;
+      break;
+    }
+    path.push(s);
+    const last = s.children[s.children.length - 1];
+    if (!last) {
+      end = s.open;
+      break;
+    }
+    if (last.type !== 'section') {
+      end = last;
+      break;
+    }
+    s = last;
   }
+  for (const p of path) UNCLOSED_END.set(p, end);
+  return end;
 }
 
 /** Index of a line node in doc.lines. */
