@@ -22,8 +22,8 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { version as SERVER_VERSION } from '../../../package.json';
-import { FullPassRunner } from './full-pass';
-import { createService, FIX_ALL_KIND, type Analysis, type ApacheConfService } from '../service';
+import { FullPassRunner, type FullPassJob } from './full-pass';
+import { createService, FIX_ALL_KIND, type Analysis, type ApacheConfService, type ReportedFinding } from '../service';
 import { defaultContextFor, type FileContext } from '../model/context';
 import { modelineContext } from '../model/workspace';
 import { contextFromProject } from '../model/project';
@@ -444,16 +444,10 @@ export class ApacheConfServer {
       });
       if (stale()) return;
     }
-    const findings = await this.fullPass.share(uri, {
-      text: quick.doc.text,
-      uri,
-      context: quick.context,
-      settings: this.serviceFor(uri).getSettings(),
-    }, () => !stale());
+    const findings = await this.fullPass.share(uri, this.fullPassJob(quick), () => !stale());
     if (!findings || stale()) return;
     await this.send(() => {
-      const full = this.withConfigurationFindings({ uri, doc: quick.doc, context: quick.context, findings, depth: 'full' });
-      if (this.cache.current(uri) === quick) this.fullAnalyses.set(uri, { quick, full });
+      const full = this.completed(quick, findings);
       const diagnostics = [...this.service.diagnostics(full), ...this.httpdFor(uri)];
       // Publish again only when the full pass says more (or says it differently).
       if (JSON.stringify(diagnostics) === JSON.stringify(first)) return;
@@ -524,17 +518,24 @@ export class ApacheConfServer {
     if (a.depth !== 'quick') return a;
     const done = this.fullAnalyses.get(a.uri);
     if (done?.quick === a) return done.full;
-    const service = this.serviceFor(a.uri);
     if (this.fullPass.usesWorker) {
-      const findings = await this.fullPass.share(a.uri, { text: a.doc.text, uri: a.uri, context: a.context, settings: service.getSettings() });
-      if (findings) {
-        const full = this.withConfigurationFindings({ uri: a.uri, doc: a.doc, context: a.context, findings, depth: 'full' });
-        if (this.cache.current(a.uri) === a) this.fullAnalyses.set(a.uri, { quick: a, full });
-        return full;
-      }
+      const findings = await this.fullPass.share(a.uri, this.fullPassJob(a));
+      if (findings) return this.completed(a, findings);
       if (this.analysis(a.uri) !== a) return null;
     }
-    return this.withConfigurationFindings(service.analyze({ text: a.doc.text, uri: a.uri, context: a.context }, a.doc));
+    return this.withConfigurationFindings(this.serviceFor(a.uri).analyze({ text: a.doc.text, uri: a.uri, context: a.context }, a.doc));
+  }
+
+  /** The full pass of a quick analysis's text, context and settings, as the runner takes it. */
+  private fullPassJob(quick: Analysis): FullPassJob {
+    return { text: quick.doc.text, uri: quick.uri, context: quick.context, settings: this.serviceFor(quick.uri).getSettings() };
+  }
+
+  /** The full analysis from a full pass's findings, remembered for the quick one while that is still current. */
+  private completed(quick: Analysis, findings: ReportedFinding[]): Analysis {
+    const full = this.withConfigurationFindings({ uri: quick.uri, doc: quick.doc, context: quick.context, findings, depth: 'full' });
+    if (this.cache.current(quick.uri) === quick) this.fullAnalyses.set(quick.uri, { quick, full });
+    return full;
   }
 
   private guard<R>(name: string, fallback: R, fn: () => R): R {
