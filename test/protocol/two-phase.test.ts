@@ -124,4 +124,23 @@ describe('two-phase diagnostics (dist/server.js over stdio)', function () {
     await client.change(uri, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '# moved\n' }]);
     assert.deepEqual(await action, []);
   });
+
+  it('keeps the fixes of a code action when the settings change while it waits (the same version is analysed again)', async () => {
+    const uri = uniqueUri();
+    const text = fixableHosts(2500);
+    await client.open(uri, text);
+    await client.waitForDiagnostics(uri, (p) => p.version === 1);
+    const action = client.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [], only: ['source.fixAll'] },
+    });
+    // New settings: every open document is analysed again, its text unchanged.
+    client.settings = { ...(client.settings ?? {}), validate: { debounceMs: 0 } };
+    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 5 } });
+    const actions = await action;
+    assert.deepEqual(actions.map((a) => a.kind), ['source.fixAll.apacheconf']);
+    assert.notEqual(applyTo(client.doc(uri), actions[0].edit!), text);
+  });
 });

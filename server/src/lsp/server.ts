@@ -192,12 +192,15 @@ export class ApacheConfServer {
     c.onDocumentLinks(this.onDocument('documentLink', [], (a) => this.service.documentLinks(a, this.features.linkOptions())));
     c.onCodeAction((p) =>
       this.guardAsync('codeAction', [], async () => {
-        const a = this.analysis(p.textDocument.uri);
-        if (!a) return [];
+        const uri = p.textDocument.uri;
+        const version = this.documents.get(uri)?.version;
+        const a = this.analysis(uri);
+        if (!a || version === undefined) return [];
         // Fixes of the access engine exist only in a full analysis.
-        const full = await this.fullAnalysisOf(a);
-        // Edits for a version the user has since changed would land in the wrong place.
-        if (!full || this.analysis(a.uri) !== a) return [];
+        const full = await this.fullAnalysisOf(a, version);
+        // Edits for a version the user has since changed would land in the wrong place. (The same
+        // version analysed again, after a settings change, keeps its text and so its edits.)
+        if (!full || this.documents.get(uri)?.version !== version) return [];
         return this.serviceFor(a.uri).codeActions(full, p.range, { diagnostics: p.context.diagnostics, only: p.context.only });
       }),
     );
@@ -512,16 +515,20 @@ export class ApacheConfServer {
    * completes a quick one: the validation's when it is done; else from the worker, sharing the
    * validation's pass when one is under way for this version (the main thread stays free for
    * other requests meanwhile); else, without a worker, computed here. Null when the document
-   * changed while the worker's pass was under way (nobody wants the old version's fixes).
+   * left `version` while the worker's pass was under way (nobody wants the old version's fixes).
+   * A pass that gave way while the version stayed (a settings change restarts validation) is
+   * asked for again.
    */
-  private async fullAnalysisOf(a: Analysis): Promise<Analysis | null> {
+  private async fullAnalysisOf(a: Analysis, version: number): Promise<Analysis | null> {
     if (a.depth !== 'quick') return a;
     const done = this.fullAnalyses.get(a.uri);
     if (done?.quick === a) return done.full;
     if (this.fullPass.usesWorker) {
-      const findings = await this.fullPass.share(a.uri, this.fullPassJob(a));
-      if (findings) return this.completed(a, findings);
-      if (this.analysis(a.uri) !== a) return null;
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const findings = await this.fullPass.share(a.uri, this.fullPassJob(a));
+        if (findings) return this.completed(a, findings);
+        if (this.documents.get(a.uri)?.version !== version) return null;
+      }
     }
     return this.withConfigurationFindings(this.serviceFor(a.uri).analyze({ text: a.doc.text, uri: a.uri, context: a.context }, a.doc));
   }
