@@ -12,8 +12,10 @@
  *      publishDiagnostics, through dist/server.js --stdio, for 1k, 10k and
  *      100k-line files (median of several runs; with the default debounce and
  *      with debounce 0);
+ *      and for 10,000 lines of real files; and the latency of a stand-in server
+ *      that sends the same diagnostics without any analysis (the transport's share);
  *  (d) memory: peak RSS of a child that parses+diagnoses the 100k-line input,
- *      minus one that does an empty file, per input byte.
+ *      minus one that does an empty file, per input byte (the memory map's high-water mark).
  * Then a table against the targets. When parse+diagnose is below half the
  * baseline it profiles a child with --cpu-prof and prints where the time goes.
  *
@@ -23,7 +25,7 @@
  *
  * Options: --quick (fewer repetitions, shorter limits), --no-lsp, --no-profile.
  * Internal: --child-analyze FILE REPS [RULE], --child-rules FILE, --child-mem FILE [RULE] [quick],
- * --child-rate KIND, --child-profile.
+ * --child-rate KIND, --child-profile, --child-echo DIAGNOSTICS --stdio.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -234,7 +236,22 @@ function childMem(file: string, ignore?: string, depth: 'quick' | 'full' = 'full
   const service = serviceWithout(ignore || undefined);
   const a = service.analyze({ text, uri: 'file:///bench/input.conf', depth });
   sink += a.findings.length + service.diagnostics(a).length;
-  process.stdout.write(JSON.stringify({ maxRssBytes: process.resourceUsage().maxRSS * 1024, findings: a.findings.length }) + '\n');
+  process.stdout.write(JSON.stringify({ maxRssBytes: peakRss(), findings: a.findings.length }) + '\n');
+}
+
+/**
+ * This process's peak resident memory in bytes. On Linux it is the memory map's high-water mark
+ * (VmHWM): getrusage's ru_maxrss in a child also counts the parent's resident memory at the fork,
+ * so a bench process holding a large corpus would hide the child's own peak behind its own.
+ */
+export function peakRss(): number {
+  try {
+    const m = /^VmHWM:\s+(\d+)\s+kB/m.exec(fs.readFileSync('/proc/self/status', 'utf8'));
+    if (m) return Number(m[1]) * 1024;
+  } catch {
+    // Not Linux: fall back to getrusage.
+  }
+  return process.resourceUsage().maxRSS * 1024;
 }
 
 /**
@@ -285,6 +302,65 @@ function childProfile(what: string): void {
       sink += what === 'parse' ? parse(text).lines.length : service.analyze({ text, uri: 'file:///bench/x.conf' }).findings.length;
     }
   }
+}
+
+/**
+ * `--child-echo DIAGNOSTICS --stdio`: a stand-in language server that does no analysis. It answers
+ * initialize and shutdown, and every didOpen and didChange with a publishDiagnostics of the
+ * diagnostics in the JSON file DIAGNOSTICS (fresh objects each time, as a server makes them).
+ * Its latency is what sending that list costs on this machine: the floor under the real server's.
+ */
+function childEcho(file: string): void {
+  const list = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ range: { start: object; end: object } }>;
+  const write = (m: object): void => {
+    const body = JSON.stringify(m);
+    process.stdout.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  };
+  let chunks: Buffer[] = [];
+  let have = 0;
+  process.stdin.on('data', (d: Buffer) => {
+    chunks.push(d);
+    have += d.length;
+    for (;;) {
+      const buf = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, have);
+      chunks = [buf];
+      const head = buf.indexOf('\r\n\r\n');
+      if (head < 0) return;
+      const len = Number(/Content-Length: (\d+)/i.exec(buf.subarray(0, head).toString('ascii'))?.[1] ?? 0);
+      if (buf.length < head + 4 + len) return;
+      const msg = JSON.parse(buf.subarray(head + 4, head + 4 + len).toString('utf8')) as {
+        id?: number;
+        method?: string;
+        params?: { textDocument?: { uri: string; version: number } };
+      };
+      chunks = [buf.subarray(head + 4 + len)];
+      have = chunks[0].length;
+      if (msg.method === 'initialize') write({ jsonrpc: '2.0', id: msg.id, result: { capabilities: {} } });
+      else if (msg.method === 'shutdown') write({ jsonrpc: '2.0', id: msg.id, result: null });
+      else if (msg.method === 'exit') process.exit(0);
+      else if ((msg.method === 'textDocument/didOpen' || msg.method === 'textDocument/didChange') && msg.params?.textDocument) {
+        const { uri, version } = msg.params.textDocument;
+        const diagnostics = list.map((d) => ({ ...d, range: { start: { ...d.range.start }, end: { ...d.range.end } } }));
+        write({ jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { uri, version, diagnostics } });
+      }
+    }
+  });
+}
+
+/**
+ * About `lines` lines of real configuration: the corpus files one after another (each whole, in
+ * name order, repeated when the corpus is smaller), so the density of findings is that of real
+ * files, unlike the generated config, which is a 2.2 access block every few lines.
+ */
+function realLines(lines: number): string {
+  const texts = corpusTexts().map((t) => (t.endsWith('\n') ? t.slice(0, -1) : t));
+  const out: string[] = [];
+  let n = 0;
+  for (let i = 0; n < lines && texts.length; i = (i + 1) % texts.length) {
+    out.push(texts[i]);
+    n += texts[i].split('\n').length;
+  }
+  return out.join('\n') + '\n';
 }
 
 /** Run this script as a child; its stdout, or null when it ran out of time. */
@@ -343,8 +419,9 @@ class LspClient {
   private diagWaiters: Array<{ uri: string; version: number; resolve: () => void }> = [];
   readonly child;
 
-  constructor(server: string, nodeFlags: readonly string[]) {
-    this.child = spawn(process.execPath, [...nodeFlags, server, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  /** `server` is the script and its arguments before `--stdio`. */
+  constructor(server: readonly string[], nodeFlags: readonly string[]) {
+    this.child = spawn(process.execPath, [...nodeFlags, ...server, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
     this.child.stdout.on('data', (d: Buffer) => this.onData(d));
   }
 
@@ -427,9 +504,13 @@ class LspClient {
   }
 }
 
-/** Median ms from didChange to the publishDiagnostics of that version, or null past `deadlineMs`. */
+/** Typing latency is measured after a warm-up of this long (ms) and this many changes. */
+const WARM_UP_MS = 3000;
+const WARM_UP_CHANGES = 5;
+
+/** Median ms from didChange to the publishDiagnostics of that version after a warm-up, or null past `deadlineMs`. */
 async function lspLatency(
-  server: string,
+  server: readonly string[],
   text: string,
   runs: number,
   debounceMs: number | undefined,
@@ -453,20 +534,27 @@ async function lspLatency(
     const opened = client.diagnosticsFor(uri, version);
     client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'apacheconf', version, text } });
     await opened;
-    const times: number[] = [];
-    for (let r = 0; r < runs; r++) {
+    // Insert, then remove, a space at the start of the first line: the structure stays the same.
+    let changes = 0;
+    const change = async (): Promise<number> => {
       version++;
-      // Insert, then remove, a space at the start of the first line: the structure stays the same.
       const done = client.diagnosticsFor(uri, version);
       const t = process.hrtime.bigint();
-      const change =
-        r % 2 === 0
+      const edit =
+        changes++ % 2 === 0
           ? { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: ' ' }
           : { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, text: '' };
-      client.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
+      client.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [edit] });
       await done;
-      times.push(Number(process.hrtime.bigint() - t) / 1e6);
-    }
+      return Number(process.hrtime.bigint() - t) / 1e6;
+    };
+    // Warm-up, not counted: changes for WARM_UP_MS and WARM_UP_CHANGES at least. The JIT compiles
+    // the change path, the full pass of the opened version ends in its worker, and the scheduler
+    // learns the file's cost (the first changes after a cold start wait for the debounce).
+    const warmUntil = Date.now() + WARM_UP_MS;
+    while (changes < WARM_UP_CHANGES || Date.now() < warmUntil) await change();
+    const times: number[] = [];
+    for (let r = 0; r < runs; r++) times.push(await change());
     await client.close();
     return median(times);
   };
@@ -622,10 +710,11 @@ async function main(): Promise<void> {
 
     // (c) LSP latency through dist/server.js --stdio, started with the Node flags the VS Code
     // extension starts it with (and once without them, as another editor may start it).
-    const server = path.join(repo, 'dist/server.js');
+    const serverJs = path.join(repo, 'dist/server.js');
+    const server = [serverJs];
     if (args.includes('--no-lsp')) {
       rows.push({ name: '(c) LSP latency', value: 'skipped (--no-lsp)' });
-    } else if (!fs.existsSync(server)) {
+    } else if (!fs.existsSync(serverJs)) {
       rows.push({ name: '(c) LSP latency', value: 'skipped: dist/server.js is missing (run npm run build)' });
     } else {
       let gaveUp = false;
@@ -659,7 +748,38 @@ async function main(): Promise<void> {
           rows.push(row);
         }
       }
+      // 10,000 lines of real files, and what sending each 10k file's diagnostics costs by itself.
+      const real = realLines(10_000);
+      const realLineCount = real.split('\n').length - 1;
+      const tenK: Array<{ what: string; text: string }> = [
+        { what: `${realLineCount} lines of real files (corpus, whole files in order)`, text: real },
+        { what: '10k generated lines', text: generateConfig(10_000, 10_000) },
+      ];
+      for (const { what, text } of tenK) {
+        const a = service.analyze({ text, uri: 'file:///bench/x.conf', depth: 'quick' });
+        const diagnostics = service.diagnostics(a);
+        const bytes = Buffer.byteLength(JSON.stringify(diagnostics));
+        const size = `${diagnostics.length} diagnostics, ${fmtMB(bytes)}`;
+        if (text === real && !gaveUp) {
+          const ms = await lspLatency(server, text, quick ? 11 : 31, undefined, budget);
+          rows.push({
+            name: `(c) didChange → diagnostics, ${what}, default debounce`,
+            value: ms === null ? `no diagnostics within ${budget / 1000} s` : `${ms.toFixed(1)} ms (median of ${quick ? 11 : 31}; ${size})`,
+            target: '< 20 ms',
+            ok: ms !== null && ms < 20,
+          });
+        }
+        const file = path.join(tmp, `diagnostics-${rows.length}.json`);
+        fs.writeFileSync(file, JSON.stringify(diagnostics));
+        const floor = await lspLatency([...selfArgs, '--child-echo', file], text, quick ? 11 : 31, undefined, budget, []);
+        rows.push({
+          name: `(c) the same publish from a stand-in server that does no analysis, ${what}`,
+          value: floor === null ? `no answer within ${budget / 1000} s` : `${floor.toFixed(1)} ms (median; ${size})`,
+        });
+      }
       notes.push('the default debounce is the server\'s apacheconf.validate.debounceMs (150 ms); "debounce 0" shows the processing time alone');
+      notes.push(`latencies are medians of changes made one after another once the server is warm: changes for ${WARM_UP_MS / 1000} s and ${WARM_UP_CHANGES} at least go first and are not counted`);
+      notes.push('the stand-in server answers each change with the same diagnostics and does nothing else: its latency is the cost of sending that list (JSON on both sides, the pipe), a floor under the real server\'s');
       notes.push(`the server is started as the VS Code extension starts it: node ${SERVER_NODE_FLAGS.join(' ')} dist/server.js (client/src/server-flags.ts)`);
     }
 
@@ -735,6 +855,7 @@ else if (args[0] === '--child-analyze') childAnalyze(args[1], Number(args[2] ?? 
 else if (args[0] === '--child-rules') childRules(args[1]);
 else if (args[0] === '--child-profile') childProfile(args[1] ?? 'analyze');
 else if (args[0] === '--child-rate') childRate(args[1] ?? 'quick');
+else if (args[0] === '--child-echo') childEcho(args[1]);
 else
   main().catch((e) => {
     console.error(e);
