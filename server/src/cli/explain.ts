@@ -7,13 +7,13 @@
  * in; `--auth valid` takes the first user of the password file the
  * configuration names, and group membership comes from its group files.
  */
-import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
-import { decode, parse } from '../syntax';
+import { parse } from '../syntax';
 import { FILE_CONTEXTS, defaultContextFor, type FileContext } from '../model/context';
 import { loadConfigGraph } from '../model/workspace';
+import { diskHost, diskReader } from '../model/disk';
 import { flattenGraph, type CredentialsState, type ExplainQuery, type FlatConfig } from '../features/explain';
-import { explainOnDisk, flatOfDocument, type DiskReader } from '../features/explain-disk';
+import { explainOnDisk, flatOfDocument } from '../features/explain-disk';
 
 export interface ExplainIO {
   stdout: { write(chunk: string): unknown };
@@ -146,26 +146,6 @@ export function parseExplainArgs(args: readonly string[]): ExplainOptions {
   return o;
 }
 
-function readText(p: string): string | undefined {
-  try {
-    const st = fs.statSync(p);
-    return st.isFile() ? decode(fs.readFileSync(p)).text : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const diskReader: DiskReader = {
-  readFile: readText,
-  isDirectory(p) {
-    try {
-      return fs.statSync(p).isDirectory();
-    } catch {
-      return false;
-    }
-  },
-};
-
 function unquote(s: string): string {
   return s.length >= 2 && (s[0] === '"' || s[0] === "'") && s[s.length - 1] === s[0] ? s.slice(1, -1) : s;
 }
@@ -189,7 +169,7 @@ function namedFiles(texts: string[], key: string, serverRoot: string): string[] 
 function usersOf(files: string[]): string[] {
   const out: string[] = [];
   for (const f of files) {
-    for (const line of (readText(f) ?? '').split(/\r?\n/)) {
+    for (const line of (diskHost.readFile(f) ?? '').split(/\r?\n/)) {
       const c = line.indexOf(':');
       if (c > 0 && !line.startsWith('#')) out.push(line.slice(0, c).trim());
     }
@@ -201,7 +181,7 @@ function usersOf(files: string[]): string[] {
 function groupsOf(files: string[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const f of files) {
-    for (const line of (readText(f) ?? '').split(/\r?\n/)) {
+    for (const line of (diskHost.readFile(f) ?? '').split(/\r?\n/)) {
       const c = line.indexOf(':');
       if (c <= 0 || line.trimStart().startsWith('#')) continue;
       const g = line.slice(0, c).trim();
@@ -217,7 +197,7 @@ function htaccessTexts(docroot: string, url: string): string[] {
   let dir = '/';
   const parts = (docroot.replace(/\/+$/, '') + '/' + url.split('?')[0]).split('/').filter(Boolean);
   for (let i = 0; i <= parts.length; i++) {
-    const t = readText(nodePath.join(dir, '.htaccess'));
+    const t = diskHost.readFile(nodePath.join(dir, '.htaccess'));
     if (t !== undefined) out.push(t);
     if (i < parts.length) dir = nodePath.join(dir, parts[i]);
   }
@@ -227,7 +207,7 @@ function htaccessTexts(docroot: string, url: string): string[] {
 export function runExplain(args: readonly string[], io: ExplainIO, cwd: string): number {
   const o = parseExplainArgs(args);
   const abs = nodePath.resolve(cwd, o.file);
-  const text = readText(abs);
+  const text = diskHost.readFile(abs);
   if (text === undefined) {
     io.stderr.write(`apacheconf: cannot read ${o.file}\n`);
     return 2;
@@ -236,20 +216,7 @@ export function runExplain(args: readonly string[], io: ExplainIO, cwd: string):
   let flat: FlatConfig;
   let serverRoot = nodePath.dirname(abs);
   if (context === 'server') {
-    const graph = loadConfigGraph(
-      {
-        readFile: readText,
-        listDir: (p) => {
-          try {
-            return fs.readdirSync(p, { withFileTypes: true }).map((e) => (e.isDirectory() ? e.name + '/' : e.name));
-          } catch {
-            return undefined;
-          }
-        },
-        realPath: (p) => fs.realpathSync(p),
-      },
-      abs,
-    );
+    const graph = loadConfigGraph(diskHost, abs);
     flat = flattenGraph(graph);
     serverRoot = graph.serverRoot;
     if (graph.truncated) flat.truncated = true;

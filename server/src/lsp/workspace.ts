@@ -13,60 +13,15 @@
  */
 import * as fs from 'fs';
 import * as nodePath from 'path';
-import { decode, type ConfigDocument } from '../syntax';
+import type { ConfigDocument } from '../syntax';
+import { diskHost } from '../model/disk';
 import { findRootFile, loadConfigGraph, ROOT_CANDIDATES, type ConfigGraph, type WorkspaceFile, type WorkspaceHost } from '../model/workspace';
 import { ProjectFiles, PROJECT_FILE, type ProjectConfig } from '../model/project';
-import type { DiskReader } from '../features/explain-disk';
 import { checkConfiguration, type WorkspaceFinding } from '../rules/workspace';
 import { DEFAULT_SETTINGS, type LspSettings } from './settings';
 
-/** Files larger than this are not read into a configuration (a log or a dump named *.conf). */
-export const MAX_CONFIG_FILE_BYTES = 16 * 1024 * 1024;
-
-/** Reads regular files (decoded as the parser expects) and folders from disk. */
-export const diskHost: WorkspaceHost = {
-  readFile(p) {
-    try {
-      const st = fs.statSync(p);
-      if (!st.isFile() || st.size > MAX_CONFIG_FILE_BYTES) return undefined;
-      return decode(fs.readFileSync(p)).text;
-    } catch {
-      return undefined;
-    }
-  },
-  listDir(p) {
-    try {
-      return fs.readdirSync(p, { withFileTypes: true }).map((e) => {
-        if (e.isDirectory()) return e.name + '/';
-        if (e.isSymbolicLink()) {
-          try {
-            if (fs.statSync(nodePath.join(p, e.name)).isDirectory()) return e.name + '/';
-          } catch {
-            // a dangling link is a (missing) file
-          }
-        }
-        return e.name;
-      });
-    } catch {
-      return undefined;
-    }
-  },
-  realPath(p) {
-    return fs.realpathSync(p);
-  },
-};
-
-/** Files and folders as explain reads them (the `.htaccess` files on the way to a requested file). */
-export const diskReader: DiskReader = {
-  readFile: (p) => diskHost.readFile(p),
-  isDirectory(p) {
-    try {
-      return fs.statSync(p).isDirectory();
-    } catch {
-      return false;
-    }
-  },
-};
+// The disk readers live with the model, shared with the CLI; exported here for the server's callers.
+export { diskHost, diskReader, MAX_CONFIG_FILE_BYTES } from '../model/disk';
 
 /** A project file's text, or undefined. */
 function readProjectText(p: string): string | undefined {
