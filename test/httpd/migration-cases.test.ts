@@ -195,6 +195,16 @@ const RAW_CASES: MigrationCase[] = [
   { id: 'w23-location-auth-any-dir-hosts', why: 'Location auth + Satisfy any over Directory hosts', config: `${dir('Order deny,allow\nDeny from all\nAllow from 127.0.0.2')}\n${loc('/sub', `${BASIC}\nRequire valid-user\nSatisfy any`)}` },
   { id: 'w24-env-deny-nested', why: 'SetEnvIf + Deny env in sub', config: `${ENV}\n${dir('Order allow,deny\nAllow from all')}\n${dir('Order allow,deny\nAllow from all\nDeny from env=FLAG', SUB)}`, headers: ENVH },
   { id: 'w25-limitexcept-hosts', why: 'LimitExcept GET POST deny', config: dir('Order allow,deny\nAllow from all\n<LimitExcept GET>\nOrder deny,allow\nDeny from all\nAllow from 127.0.0.2\n</LimitExcept>') },
+  // 160 locations, each with its own networks, under a Directory with host rules: one group whose
+  // shared client classes times request points pass the check budget (466,578 evaluations), so
+  // the check works out classes point by point.
+  {
+    id: 'w26-many-locations',
+    why: 'one group too big for one set of client classes',
+    config: `${dir('Order deny,allow\nDeny from all\nAllow from 127.0.0.2')}\n${Array.from({ length: 160 }, (_, i) => loc(`/p${i}`, `Order deny,allow\nDeny from all\nAllow from 127.0.${i}.0/24 127.1.${i}.7`)).join('\n')}`,
+    files: { 'p0/a.html': 'a\n', 'p1/a.html': 'a\n', 'p2/a.html': 'a\n', 'p159/a.html': 'a\n' },
+    paths: ['/index.html', '/sub/a.html', '/p0/a.html', '/p1/a.html', '/p2/a.html', '/p159/a.html'],
+  },
 ];
 
 /** Cases that state no DocumentRoot: the engine cannot map URLs to files and must be cautious. */
@@ -281,6 +291,23 @@ export function migrateCase(c: MigrationCase): Migrated {
   const { text, plan } = migrateText(forEngine(c.config), 'vhost');
   const left = plan.sections.filter((s) => !s.exact);
   return { c, rewritten: left.length ? null : fromEngine(text), reasons: left.map((s) => s.reason ?? '(no reason)') };
+}
+
+/**
+ * How the plan of a case changes when the check works out client classes point by point instead
+ * of once for the whole group (PlanOptions.clientsPerPoint), or reads the whole rewritten file
+ * instead of a projection (PlanOptions.wholeFile); null when it does not. Each way is exact, so
+ * all must give the same plan; the real-httpd runs check the default way. (A refusal's reason may
+ * name another example request: classes are listed in another order.)
+ */
+export function checkVariantDifference(c: MigrationCase): string | null {
+  const text = forEngine(c.config);
+  const sig = (r: ReturnType<typeof migrateText>) =>
+    JSON.stringify([r.text, r.plan.sections.map((s) => [s.exact?.title ?? null, s.naive?.title ?? null, s.reason ? 'refused' : null])]);
+  const base = sig(migrateText(text, 'vhost'));
+  if (sig(migrateText(text, 'vhost', { clientsPerPoint: true })) !== base) return `${c.id}: client classes per point give another plan`;
+  if (sig(migrateText(text, 'vhost', { wholeFile: true })) !== base) return `${c.id}: the whole-file check gives another plan`;
+  return null;
 }
 
 export function explainCase(config: string, r: OracleRequestFor, compat: boolean): Evaluation {

@@ -4,7 +4,7 @@
 // engine must refuse are checked for a reason instead.
 
 import assert from 'node:assert/strict';
-import { BASIC, CASES, USERS, httpdOrSkip, migrateCase, runPair, type Migrated } from './migration-cases.test';
+import { BASIC, CASES, USERS, httpdOrSkip, migrateCase, checkVariantDifference, runPair, type Migrated } from './migration-cases.test';
 import { startOracle } from './harness';
 
 describe('migration: original with compat vs rewrite without (real httpd)', function () {
@@ -18,6 +18,10 @@ describe('migration: original with compat vs rewrite without (real httpd)', func
   it('offers an exact rewrite for every case expected to have one', () => {
     const missing = migrated.filter((m) => (m.c.exact ?? true) && m.rewritten === null).map((m) => `${m.c.id}: ${m.reasons.join(' | ')}`);
     assert.deepEqual(missing, []);
+  });
+
+  it('gives the same plan with client classes per point and with whole-file checks', () => {
+    assert.deepEqual(CASES.map(checkVariantDifference).filter((x) => x !== null), []);
   });
 
   it('refuses, with a reason, the cases that have no exact rewrite', () => {

@@ -8,7 +8,7 @@
 
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { BASIC, GROUPFILE, SUB, dir, files, filesMatch, httpdOrSkip, ifs, loc, migrateCase, runPair, type MigrationCase } from './migration-cases.test';
+import { BASIC, GROUPFILE, SUB, dir, files, filesMatch, httpdOrSkip, ifs, loc, migrateCase, checkVariantDifference, runPair, type MigrationCase } from './migration-cases.test';
 
 const TOKENS = ['all', '127.0.0.2', '127.0.0.3', '127.0.0.0/30', '127.0.1', 'localhost', 'env=FLAG', 'env=!FLAG', '127.0.0.1'];
 const REQUIRES = [
@@ -118,6 +118,15 @@ export function randomConfigs(seed: number, runs: number): string[] {
 
 if (typeof describe === 'function') describe('random configurations: original with compat vs rewrite without (real httpd)', function () {
   this.timeout(1_200_000);
+
+  it('gives the same plans with client classes per point and with whole-file checks', () => {
+    const seed = Number(process.env.APACHECONF_SEED ?? 20240611);
+    const runs = Number(process.env.APACHECONF_RANDOM_RUNS ?? 300);
+    const diffs = randomConfigs(seed, runs)
+      .map((config, i) => checkVariantDifference({ id: `rnd${i}`, why: '', config }))
+      .filter((x) => x !== null);
+    assert.deepEqual(diffs.slice(0, 10), []);
+  });
 
   it('rewrites exactly every configuration it offers to rewrite', async function () {
     if (!httpdOrSkip(this)) return;

@@ -196,3 +196,51 @@ describe('access plan: thousands of <If> sections', () => {
     assert.ok(p.sections[0].exact || (p.sections[0].reason && p.sections[0].reason.length > 10));
   });
 });
+
+// A server config whose <Directory /> joins every virtual host into one group: each host with its
+// own networks. One set of client classes for the whole group made the check points × classes
+// (1,449,009 evaluations for 600 hosts), past the budget, so no section got an exact fix. Classes
+// per point (only the sections that apply to a request can change its answer) make it about the
+// sum of each host's few classes.
+function manyHosts(n: number): string {
+  const out = ['DocumentRoot /var/www/html', '<Directory />', '    Order deny,allow', '    Deny from all', '</Directory>', ''];
+  for (let i = 0; i < n; i++) {
+    out.push('<VirtualHost *:80>', `    ServerName site${i}.example.com`, `    DocumentRoot /srv/www/site${i}`, `    <Directory /srv/www/site${i}>`, '        Order allow,deny', '        Allow from all', '    </Directory>');
+    if (i % 3 === 0) out.push('    <Location /admin>', '        Order deny,allow', '        Deny from all', `        Allow from 10.${i % 250}.0.0/16`, '    </Location>');
+    out.push('</VirtualHost>', '');
+  }
+  return out.join('\n');
+}
+
+describe('access plan: one group of hundreds of virtual hosts', () => {
+  it('every section of 600 hosts under <Directory /> gets an exact fix', function () {
+    this.timeout(120_000);
+    const p = planMigration(parse(manyHosts(600)), 'server');
+    assert.equal(p.sections.length, 801);
+    const missing = p.sections.filter((s) => !s.exact).map((s) => s.reason);
+    assert.deepEqual(missing.slice(0, 3), []);
+  });
+  it('the rewrite of 40 hosts keeps each host to its own networks', () => {
+    const { text } = migrateText(manyHosts(40), 'server');
+    assert.ok(!/\b(Order|Allow|Deny)\b/.test(text), 'no 2.2 line is left');
+    assert.match(text, /<Location \/admin>\n {8}Require ip 10\.3\.0\.0\/16\n {4}<\/Location>/);
+    assert.equal(text.match(/Require ip /g)!.length, 14);
+  });
+});
+
+// Client classes worked out point by point must give the plan the shared set gives (the shared
+// set is what the real-httpd tests check; test/httpd/migration.test.ts compares both on its table).
+describe('access plan: client classes per point give the same plan', () => {
+  const texts = [...ROWS.map((r) => r.input), manyHosts(12)];
+  texts.forEach((text, i) => {
+    it(`input ${i + 1}`, () => {
+      const a = migrateText(text, 'server');
+      const b = migrateText(text, 'server', { clientsPerPoint: true });
+      assert.equal(b.text, a.text);
+      assert.deepEqual(
+        b.plan.sections.map((s) => [!!s.exact, s.naive?.title ?? null]),
+        a.plan.sections.map((s) => [!!s.exact, s.naive?.title ?? null]),
+      );
+    });
+  });
+});

@@ -28,10 +28,11 @@ import {
   type MethodSet,
   type Scope,
 } from './model';
-import { appliedScopes, mergeApplied, evaluateState, type Applied, type Client, type MergedState, type Tree } from './evaluate';
+import { appliedScopes, mergeApplied, evaluateState, scopesThatApply, type Applied, type Client, type MergedState, type Tree } from './evaluate';
 import { scopesOverlap } from './region';
 import { accessNotes, type NoteFix, type NoteRule, type PlanNote } from './analysis';
-import { clientsFor, describeClient, pointsFor, type Point } from './points';
+import { clientsFor, describeClient, pointsFor, type ClientSet, type Point, type PointSet } from './points';
+import { onlyGroupApplies, projectEdits, projectForGroup, sectionsByOrigin, type Projection } from './projection';
 import {
   all as rAll,
   any as rAny,
@@ -71,6 +72,10 @@ export interface PlanOptions {
   mode?: 'preserve' | 'intent';
   /** Skip the model check (tests of the candidate builder only). */
   unchecked?: boolean;
+  /** Always work out client classes point by point (tests: both ways must give the same plan). */
+  clientsPerPoint?: boolean;
+  /** Check every candidate on the whole rewritten file, never on a projection (tests: both must agree). */
+  wholeFile?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -691,6 +696,8 @@ function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean): 
 interface CheckResult {
   ok: boolean;
   why?: string;
+  /** The check stopped at a limit (no later candidate of the group would fare better). */
+  limit?: boolean;
 }
 
 /**
@@ -703,7 +710,28 @@ interface Rewritten {
   h24?: AccessModel;
 }
 
-function checkCandidate(original: AccessModel, rw: Rewritten, ctx: FileContext, points: Point[], clients: Client[]): CheckResult {
+/** How far one check may go. */
+interface CheckLimits {
+  /** The most (request location × client class) evaluations. */
+  budget: number;
+  /** The most client classes one set may hold. */
+  clientLimit: number;
+  /** Skip the shared set (see PlanOptions.clientsPerPoint). */
+  perPoint?: boolean;
+}
+
+/**
+ * Compare the original and the rewrite at every point, for every client class that matters there.
+ *
+ * The client classes come from the address, host, environment, user and method tokens of the
+ * sections that apply. One set over every section that applies at some point is the cheapest
+ * when it is small; when points × classes passes the budget (a file whose `<Directory />` joins
+ * hundreds of virtual hosts into one group, each with its own networks), each point gets the
+ * classes of the sections that apply at that point alone. Both are exact: what a request gets
+ * depends only on the sections that apply to it, and two clients in the same class for those
+ * sections' tokens get the same answer.
+ */
+function checkCandidate(original: AccessModel, rw: Rewritten, ctx: FileContext, points: Point[], limits: CheckLimits): CheckResult {
   const doc2 = rw.doc;
   const stillCompat = (rw.compat ??= buildModel(doc2, ctx, { reader: 'httpd24compat' }));
   const reader = stillCompat.scopes.some((s) => s.compat) ? 'httpd24compat' : 'httpd24';
@@ -711,12 +739,52 @@ function checkCandidate(original: AccessModel, rw: Rewritten, ctx: FileContext, 
   if (m2.scopes.length !== original.scopes.length) return { ok: false, why: 'the rewrite changes the section structure' };
   const newProblems = m2.problems.filter((p) => p.kind === 'invalid-require' && !original.problems.some((q) => q.message === p.message));
   if (newProblems.length) return { ok: false, why: `the rewrite would not start: ${newProblems[0].message}` };
-  for (const pt of points) {
+  const pairs = points.map((pt) => {
     const a1 = appliedScopes(original, pt.test);
     const a2 = appliedScopes(m2, (s) => pt.test(original.scopes[s.index]));
+    return { pt, a1, a2 };
+  });
+  const scopesOf = (list: Applied[]) => list.map((a) => a.scope);
+  // One set of classes for every point, when that is small enough.
+  const union1 = new Set<Scope>();
+  const union2 = new Set<Scope>();
+  for (const p of pairs) {
+    for (const a of p.a1) union1.add(a.scope);
+    for (const a of p.a2) union2.add(a.scope);
+  }
+  const shared: ClientSet = limits.perPoint ? { clients: [], truncated: true, unknownKeys: [] } : clientsFor([original, m2], [[...union1], [...union2]], limits.clientLimit);
+  let perPoint: Array<Client[]>;
+  if (!limits.perPoint && !shared.truncated && shared.clients.length * pairs.length <= limits.budget) {
+    perPoint = pairs.map(() => shared.clients);
+  } else {
+    // Classes per point (points selecting the same sections share them).
+    const bySig = new Map<string, ClientSet>();
+    perPoint = [];
+    let total = 0;
+    for (const p of pairs) {
+      const sig = p.a1.map((a) => a.scope.index).join(',') + '|' + p.a2.map((a) => a.scope.index).join(',');
+      let cs = bySig.get(sig);
+      if (!cs) {
+        cs = clientsFor([original, m2], [scopesOf(p.a1), scopesOf(p.a2)], limits.clientLimit);
+        bySig.set(sig, cs);
+      }
+      if (cs.truncated) {
+        return {
+          ok: false,
+          why: cs.unknownKeys.length > 4 ? `the outcome depends on ${cs.unknownKeys.length} Require lines the editor cannot evaluate` : 'there are too many client classes to check',
+          limit: true,
+        };
+      }
+      total += cs.clients.length;
+      perPoint.push(cs.clients);
+    }
+    if (total > limits.budget) return { ok: false, why: `checking it would take ${total} evaluations, more than the editor allows itself`, limit: true };
+  }
+  for (let i = 0; i < pairs.length; i++) {
+    const { pt, a1, a2 } = pairs[i];
     const s1 = mergeApplied(a1);
     const s2 = mergeApplied(a2);
-    for (const c of clients) {
+    for (const c of perPoint[i]) {
       const e1 = evaluateState(s1, c);
       const e2 = evaluateState(s2, c);
       if (e1.status === null || e2.status === null) {
@@ -728,6 +796,53 @@ function checkCandidate(original: AccessModel, rw: Rewritten, ctx: FileContext, 
     }
   }
   return { ok: true };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checking on a projection
+
+/** A group as read from a projection of the file: its model, the group's scopes in it, their request points. */
+interface View {
+  proj: Projection;
+  model: AccessModel;
+  group: Scope[];
+  points: PointSet;
+}
+
+/**
+ * The projection of the file for `group` and its reading, or null when there is none or it does
+ * not hold the group's sections as the whole file does (then the whole file is checked).
+ */
+function viewFor(model: AccessModel, group: Scope[], ctx: FileContext, limit?: number): View | null {
+  const proj = projectForGroup(model, group);
+  if (!proj) return null;
+  const doc = parse(proj.text);
+  const pm = buildModel(doc, ctx, { reader: model.reader });
+  const byOrigin = sectionsByOrigin(proj, doc);
+  const mapped: Scope[] = [];
+  for (const s of group) {
+    const sec = byOrigin.get(s.section!.open.lineStart);
+    const s2 = sec ? pm.scopeOfSection.get(sec) : undefined;
+    if (!s2 || s2.kind !== s.kind || s2.pattern !== s.pattern || s2.directives.length !== s.directives.length) return null;
+    mapped.push(s2);
+  }
+  const points = pointsFor(pm, mapped, limit);
+  if (points.truncated) return null;
+  return { proj, model: pm, group: mapped, points };
+}
+
+/** What a candidate's check reads on the view: the rewritten projection, or null to read the whole file. */
+function onView(view: View | null, edits: readonly OffsetEdit[]): { model: AccessModel; group: Scope[]; points: Point[]; text: string } | null {
+  if (!view) return null;
+  const moved = projectEdits(view.proj, edits);
+  if (!moved) return null;
+  let text: string;
+  try {
+    text = applyEdits(view.proj.text, moved);
+  } catch {
+    return null;
+  }
+  return { model: view.model, group: view.group, points: view.points.points, text };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -790,7 +905,7 @@ const planCache = new WeakMap<ConfigDocument, Map<string, MigrationPlan>>();
  * on the same tree), so callers must treat the result as read-only.
  */
 export function planMigration(doc: ConfigDocument, ctx: FileContext, options: PlanOptions = {}): MigrationPlan {
-  const key = `${ctx}|${options.mode ?? 'preserve'}|${options.unchecked ? 1 : 0}`;
+  const key = `${ctx}|${options.mode ?? 'preserve'}|${options.unchecked ? 1 : 0}|${options.clientsPerPoint ? 1 : 0}|${options.wholeFile ? 1 : 0}`;
   let byKey = planCache.get(doc);
   const hit = byKey?.get(key);
   if (hit) return hit;
@@ -846,6 +961,9 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
     const candidates = buildCandidates(doc, facts);
     let chosen: Candidate | null = null;
     let lastWhy = 'no rewrite form applies here.';
+    // The check reads a projection of the file (projection.ts) when one can be made: the cost of
+    // a check then depends on the group, not on the size of the file.
+    let view: View | null | undefined;
     for (const cand of candidates) {
       const edits: OffsetEdit[] = [];
       for (const e of cand.edits.values()) edits.push(...scopeEdits(doc, e, unit));
@@ -860,25 +978,25 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
         chosen = cand;
         break;
       }
-      if (reread + text.length > REREAD_BUDGET) {
+      if (view === undefined) {
+        const closed = onlyGroupApplies(group, infos.map((i) => i.applied.map((a) => a.scope)));
+        view = closed && !options.wholeFile ? viewFor(model, group, ctx) : null;
+        if (view) reread += view.proj.text.length;
+      }
+      const on = onView(view, edits) ?? { model, group, points: ps.points, text };
+      if (reread + on.text.length > REREAD_BUDGET) {
         lastWhy = 'not checked: this file has more access sections than one pass checks (split it into smaller files to get exact fixes for the rest).';
         break;
       }
-      reread += text.length;
-      const rw: Rewritten = { doc: parse(text) };
-      const m2 = (rw.h24 = buildModel(rw.doc, ctx, { reader: 'httpd24' }));
-      const cs = clientsFor([model, m2], [group, m2.scopes.filter((s) => group.some((g) => g.index === s.index))]);
-      if (!cs.truncated && cs.clients.length * ps.points.length > CHECK_BUDGET) {
-        lastWhy = `checking it would take ${cs.clients.length * ps.points.length} evaluations, more than the editor allows itself.`;
-        break;
-      }
-      if (cs.truncated) {
-        lastWhy = cs.unknownKeys.length > 4 ? `the outcome depends on ${cs.unknownKeys.length} Require lines the editor cannot evaluate.` : 'too many client classes to check.';
-        break;
-      }
-      const r = checkCandidate(model, rw, ctx, ps.points, cs.clients);
+      reread += on.text.length;
+      const rw: Rewritten = { doc: parse(on.text) };
+      const r = checkCandidate(on.model, rw, ctx, on.points, { budget: CHECK_BUDGET, clientLimit: 20000, perPoint: options.clientsPerPoint });
       if (r.ok) {
         chosen = cand;
+        break;
+      }
+      if (r.limit) {
+        lastWhy = `${r.why}.`;
         break;
       }
       lastWhy = `the candidate rewrite was checked and is not exact: ${r.why}.`;
@@ -892,7 +1010,7 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
     for (const x of compat) byScope.get(x)!.exact = { title: titleFor(chosen.edits, x), edits };
   }
   plan.notes = accessNotes(doc, ctx, model);
-  addNaive(doc, ctx, model, plan, byScope, unit, options.mode ?? 'preserve');
+  addNaive(doc, ctx, model, plan, byScope, unit, options);
   void options.mode;
   return plan;
 }
@@ -953,7 +1071,9 @@ function dirLevelForm(doc: ConfigDocument, x: Scope, unit: string): { title: str
   };
 }
 
-function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, plan: MigrationPlan, byScope: Map<Scope, SectionPlan>, unit: string, mode: 'preserve' | 'intent'): void {
+function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, plan: MigrationPlan, byScope: Map<Scope, SectionPlan>, unit: string, options: PlanOptions): void {
+  const mode = options.mode ?? 'preserve';
+  const perPoint = options.clientsPerPoint === true;
   const naiveReread = { left: NAIVE_REREAD_BUDGET };
   for (const [x, sp] of byScope) {
     if ([...x.compat!.directives, ...(x.authz?.directives ?? [])].some((d) => inCondWrapper(d, x))) continue;
@@ -990,14 +1110,20 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
       continue;
     }
     if (sp.exact && applyEdits(doc.text, sp.exact.edits) === text) continue;
-    // Each check re-reads the whole rewritten file: past the budget the naive fix is still offered
-    // (never as preferred), marked as not checked.
-    let changes: { short: string; long: string } | null;
-    if (naiveReread.left < text.length) {
-      changes = { short: 'not checked', long: 'Not checked against the rest of this file: it has more access sections than one pass re-reads.' };
-    } else {
-      naiveReread.left -= text.length;
-      changes = naiveChanges(model, text, ctx, x);
+    // Each check re-reads the rewritten file, or its projection for x's group: past the budget the
+    // naive fix is still offered (never as preferred), marked as not checked.
+    let changes: { short: string; long: string } | null = NOT_CHECKED;
+    if (naiveReread.left >= 0) {
+      const group = model.scopes.filter((s) => (s.compat || s.authz || s.authn.authType) && (s === x || scopesOverlap(s, x)));
+      const full = pointsFor(model, group, 512);
+      const closed = !full.truncated && !options.wholeFile && onlyGroupApplies(group, full.points.map((pt) => scopesThatApply(model, pt.test)));
+      const view = closed ? viewFor(model, group, ctx, 512) : null;
+      const on = onView(view, edits);
+      const cost = on ? view!.proj.text.length + on.text.length : text.length;
+      if (naiveReread.left >= cost) {
+        naiveReread.left -= cost;
+        changes = naiveChanges(on ?? { model, group, points: full.truncated ? null : full.points, text }, ctx, perPoint);
+      } else naiveReread.left = -1;
     }
     if (changes === null) continue;
     sp.naive = {
@@ -1009,18 +1135,24 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
   void plan;
 }
 
-function naiveChanges(model: AccessModel, text: string, ctx: FileContext, x: Scope): { short: string; long: string } | null {
-  const rw: Rewritten = { doc: parse(text) };
+const NOT_CHECKED = { short: 'not checked', long: 'Not checked against the rest of this file: it has more access sections than one pass re-reads.' };
+
+/** What the naive rewrite of a group's section changes, read on the projection or (points null) on the whole file. */
+function naiveChanges(on: { model: AccessModel; group: Scope[]; points: Point[] | null; text: string }, ctx: FileContext, perPoint: boolean): { short: string; long: string } | null {
+  const { model, group } = on;
+  const rw: Rewritten = { doc: parse(on.text) };
   const m2 = (rw.compat = buildModel(rw.doc, ctx, { reader: 'httpd24compat' }));
   if (m2.scopes.length !== model.scopes.length) return null;
   const bad = m2.problems.find((p) => p.kind === 'invalid-require' && !model.problems.some((q) => q.message === p.message));
   if (bad) return { short: 'httpd refuses it', long: `httpd would refuse to start: ${bad.message}` };
-  const group = model.scopes.filter((s) => (s.compat || s.authz || s.authn.authType) && (s === x || scopesOverlap(s, x)));
-  const ps = pointsFor(model, group, 512);
-  if (ps.truncated) return { short: 'not checked', long: 'Not checked against the other sections of this file (too many combinations).' };
-  const cs = clientsFor([model, m2], [group, m2.scopes.filter((s) => group.some((g) => g.index === s.index))], 5000);
-  if (cs.truncated) return { short: 'not checked', long: 'Not checked (too many client classes).' };
-  const r = checkCandidate(model, rw, ctx, ps.points, cs.clients);
+  let points = on.points;
+  if (!points) {
+    const ps = pointsFor(model, group, 512);
+    if (ps.truncated) return { short: 'not checked', long: 'Not checked against the other sections of this file (too many combinations).' };
+    points = ps.points;
+  }
+  const r = checkCandidate(model, rw, ctx, points, { budget: CHECK_BUDGET, clientLimit: 5000, perPoint });
+  if (r.limit) return { short: 'not checked', long: `Not checked: ${r.why}.` };
   if (r.ok) return { short: 'same result here', long: 'Gives the same status for every request this file describes.' };
   return { short: 'changes who gets in', long: `Changes behaviour: ${r.why}.` };
 }
