@@ -11,7 +11,7 @@
 import { eolOf, indentAt, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
 import type { FileContext } from '../model/context';
 import { buildModel, isAllMethods, leaves, type AccessModel, type AuthzContainer, type AuthzLeaf, type AuthzNode, type Problem, type Scope } from './model';
-import { appliedScopes, mergeApplied, type Applied, type MergedState, type Tree } from './evaluate';
+import { accessScopes, appliedScopes, mergeApplied, type Applied, type MergedState, type Tree } from './evaluate';
 import { pointsFor } from './points';
 import { scopesOverlap } from './region';
 import { isDenied, isGranted, methodClasses, summary, verdictBlock } from './translate';
@@ -162,10 +162,10 @@ function groupPoints(model: AccessModel, seed: Scope): PointFacts[] | null {
   if (spent > NOTES_BUDGET) return null;
   const act = model.scopes.filter((s) => (s.compat || s.authz || s.authn.authType) && (s === seed || scopesOverlap(s, seed)));
   const ps = pointsFor(model, act, 1024);
-  notesWork.set(model, spent + model.scopes.length * (ps.points.length + 1));
+  notesWork.set(model, spent + accessScopes(model).length * (ps.points.length + 1));
   if (ps.truncated) return null;
   return ps.points.map((pt) => {
-    const applied = appliedScopes(model, pt.test);
+    const applied = appliedScopes(model, pt.test, true);
     let x: Scope | null = null;
     for (const a of applied) if (a.scope.compat) x = a.scope;
     return { applied, state: mergeApplied(applied), x };

@@ -288,9 +288,17 @@ function leafResult(l: AuthzLeaf, x: EvalCtx): AuthzResult {
   }
 }
 
+/** The methods a tree's leaves are limited to, per tree (trees are not changed once built; a check evaluates each thousands of times). */
+const TREE_MASKS = new WeakMap<Tree, MethodSet>();
+
 function treeMask(t: Tree): MethodSet {
-  if (t.kind === 'merged') return unionMask(treeMask(t.children[0]), treeMask(t.children[1]));
-  return maskOf(t);
+  if (t.kind === 'leaf') return t.mask;
+  let m = TREE_MASKS.get(t);
+  if (!m) {
+    m = t.kind === 'merged' ? unionMask(treeMask(t.children[0]), treeMask(t.children[1])) : maskOf(t);
+    TREE_MASKS.set(t, m);
+  }
+  return m;
 }
 
 /** apply_authz_sections (§3.3). */
@@ -438,14 +446,42 @@ function components(p: string): number {
   return n === '/' ? 1 : n.split('/').length;
 }
 
+/** Whether a scope can change what a request gets: access lines, auth settings or variables. */
+export function hasAccessEffect(s: Scope): boolean {
+  const a = s.authn;
+  return !!(s.compat || s.authz || a.authType || a.authName || a.userFile || a.groupFile || a.dbmGroupFile || a.other.length || s.setenv.length);
+}
+
+const ACCESS_SCOPES = new WeakMap<AccessModel, Scope[]>();
+
+/**
+ * The top level, the scopes that can change what a request gets, and their parents (which decide
+ * whether they apply), in document order. Merging the others changes nothing (mergeApplied), so
+ * the migration check looks at these only: a file of hundreds of sections may have a handful.
+ */
+export function accessScopes(model: AccessModel): Scope[] {
+  let list = ACCESS_SCOPES.get(model);
+  if (list) return list;
+  const keep = new Uint8Array(model.scopes.length);
+  keep[0] = 1;
+  for (const s of model.scopes) {
+    if (!hasAccessEffect(s)) continue;
+    for (let p: Scope | null = s; p && !keep[p.index]; p = p.parent) keep[p.index] = 1;
+  }
+  list = model.scopes.filter((s) => keep[s.index] === 1);
+  ACCESS_SCOPES.set(model, list);
+  return list;
+}
+
 /**
  * The scopes that apply, in document order: a scope applies when its own condition holds and its
  * parent applies (scopes come in document order, so a parent is settled before its children).
+ * With `onlyAccess`, only among accessScopes(model).
  */
-export function scopesThatApply(model: AccessModel, test: ScopeTest): Scope[] {
+export function scopesThatApply(model: AccessModel, test: ScopeTest, onlyAccess = false): Scope[] {
   const applies = new Uint8Array(model.scopes.length);
   const out: Scope[] = [];
-  for (const s of model.scopes) {
+  for (const s of onlyAccess ? accessScopes(model) : model.scopes) {
     if ((s.parent ? applies[s.parent.index] === 1 : true) && test(s)) {
       applies[s.index] = 1;
       out.push(s);
@@ -454,9 +490,9 @@ export function scopesThatApply(model: AccessModel, test: ScopeTest): Scope[] {
   return out;
 }
 
-/** The scopes that apply, in httpd's merge order, given a test for each scope's own condition. */
-export function appliedScopes(model: AccessModel, test: ScopeTest): Applied[] {
-  const scopes = scopesThatApply(model, test);
+/** The scopes that apply, in httpd's merge order, given a test for each scope's own condition (`onlyAccess`: see scopesThatApply). */
+export function appliedScopes(model: AccessModel, test: ScopeTest, onlyAccess = false): Applied[] {
+  const scopes = scopesThatApply(model, test, onlyAccess);
   const inVhost = (s: Scope) => {
     for (let p: Scope | null = s; p; p = p.parent) if (p.kind === 'virtualhost') return 1;
     return 0;

@@ -332,7 +332,7 @@ interface PointInfo {
 }
 
 function pointInfo(model: AccessModel, point: Point): PointInfo {
-  const applied = appliedScopes(model, point.test);
+  const applied = appliedScopes(model, point.test, true);
   let xi = -1;
   applied.forEach((a, i) => {
     if (a.scope.compat) xi = i;
@@ -740,8 +740,8 @@ function checkCandidate(original: AccessModel, rw: Rewritten, ctx: FileContext, 
   const newProblems = m2.problems.filter((p) => p.kind === 'invalid-require' && !original.problems.some((q) => q.message === p.message));
   if (newProblems.length) return { ok: false, why: `the rewrite would not start: ${newProblems[0].message}` };
   const pairs = points.map((pt) => {
-    const a1 = appliedScopes(original, pt.test);
-    const a2 = appliedScopes(m2, (s) => pt.test(original.scopes[s.index]));
+    const a1 = appliedScopes(original, pt.test, true);
+    const a2 = appliedScopes(m2, (s) => pt.test(original.scopes[s.index]), true);
     return { pt, a1, a2 };
   });
   const scopesOf = (list: Applied[]) => list.map((a) => a.scope);
@@ -1116,7 +1116,7 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
     if (naiveReread.left >= 0) {
       const group = model.scopes.filter((s) => (s.compat || s.authz || s.authn.authType) && (s === x || scopesOverlap(s, x)));
       const full = pointsFor(model, group, 512);
-      const closed = !full.truncated && !options.wholeFile && onlyGroupApplies(group, full.points.map((pt) => scopesThatApply(model, pt.test)));
+      const closed = !full.truncated && !options.wholeFile && onlyGroupApplies(group, full.points.map((pt) => scopesThatApply(model, pt.test, true)));
       const view = closed ? viewFor(model, group, ctx, 512) : null;
       const on = onView(view, edits);
       const cost = on ? view!.proj.text.length + on.text.length : text.length;

@@ -290,10 +290,10 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096): Poi
   return { points: unique, truncated: false, mapped };
 }
 
-/** Which scopes a point selects (a scope applies when it and all its parents do), as a key. */
+/** Which scopes that can change an answer a point selects (a scope applies when it and all its parents do), as a key. */
 function appliedSignature(model: AccessModel, test: (s: Scope) => boolean): string {
   let sig = '';
-  for (const s of scopesThatApply(model, test)) sig += s.index + ',';
+  for (const s of scopesThatApply(model, test, true)) sig += s.index + ',';
   return sig;
 }
 
