@@ -150,7 +150,8 @@ function authzMayRun(x: Scope | null): boolean {
 }
 
 /**
- * Work allowed to the point-based notes of one file (request points × scopes looked at). Huge
+ * Work allowed to the point-based notes of one file (scopes looked at: finding the seed's group,
+ * and request points × scopes). Huge
  * files stop getting these notes rather than stalling the editor; the notes are advice, and
  * what is left out is only what could not be checked in time.
  */
@@ -162,7 +163,8 @@ function groupPoints(model: AccessModel, seed: Scope): PointFacts[] | null {
   if (spent > NOTES_BUDGET) return null;
   const act = model.scopes.filter((s) => (s.compat || s.authz || s.authn.authType) && (s === seed || scopesOverlap(s, seed)));
   const ps = pointsFor(model, act, 1024);
-  notesWork.set(model, spent + accessScopes(model).length * (ps.points.length + 1));
+  // The group and its points cost a few passes over the scopes even when the points are too many.
+  notesWork.set(model, spent + 4 * model.scopes.length + accessScopes(model).length * ps.points.length);
   if (ps.truncated) return null;
   return ps.points.map((pt) => {
     const applied = appliedScopes(model, pt.test, true);

@@ -28,7 +28,7 @@ import {
   type MethodSet,
   type Scope,
 } from './model';
-import { appliedScopes, mergeApplied, evaluateState, scopesThatApply, type Applied, type Client, type MergedState, type Tree } from './evaluate';
+import { accessScopes, appliedScopes, mergeApplied, evaluateState, scopesThatApply, type Applied, type Client, type MergedState, type Tree } from './evaluate';
 import { scopesOverlap } from './region';
 import { accessNotes, type NoteFix, type NoteRule, type PlanNote } from './analysis';
 import { clientsFor, describeClient, pointsFor, type ClientSet, type Point, type PointSet } from './points';
@@ -897,6 +897,12 @@ const CHECK_BUDGET = 400_000;
 const REREAD_BUDGET = 40_000_000;
 /** The same for the checks that title the naive mappings (what each one changes). */
 const NAIVE_REREAD_BUDGET = 10_000_000;
+/**
+ * Scopes the naive checks of one plan may look at (finding each section's group and where its
+ * requests go, a few passes over the file's scopes each): a file of ten thousand sections stops
+ * titling naive mappings after a few hundred instead of spending seconds on it.
+ */
+const NAIVE_SCOPE_BUDGET = 12_000_000;
 
 const planCache = new WeakMap<ConfigDocument, Map<string, MigrationPlan>>();
 
@@ -1075,6 +1081,7 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
   const mode = options.mode ?? 'preserve';
   const perPoint = options.clientsPerPoint === true;
   const naiveReread = { left: NAIVE_REREAD_BUDGET };
+  const naiveScopes = { left: NAIVE_SCOPE_BUDGET };
   for (const [x, sp] of byScope) {
     if ([...x.compat!.directives, ...(x.authz?.directives ?? [])].some((d) => inCondWrapper(d, x))) continue;
     if (!x.section) {
@@ -1113,9 +1120,11 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
     // Each check re-reads the rewritten file, or its projection for x's group: past the budget the
     // naive fix is still offered (never as preferred), marked as not checked.
     let changes: { short: string; long: string } | null = NOT_CHECKED;
-    if (naiveReread.left >= 0) {
+    if (naiveReread.left >= 0 && naiveScopes.left >= 0) {
+      naiveScopes.left -= 4 * model.scopes.length;
       const group = model.scopes.filter((s) => (s.compat || s.authz || s.authn.authType) && (s === x || scopesOverlap(s, x)));
       const full = pointsFor(model, group, 512);
+      naiveScopes.left -= full.points.length * accessScopes(model).length;
       const closed = !full.truncated && !options.wholeFile && onlyGroupApplies(group, full.points.map((pt) => scopesThatApply(model, pt.test, true)));
       const view = closed ? viewFor(model, group, ctx, 512) : null;
       const on = onView(view, edits);
