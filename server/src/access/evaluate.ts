@@ -400,7 +400,20 @@ export function evaluateApplied(applied: Applied[], client: Client, withSteps = 
   return evaluateState(st, client, withSteps);
 }
 
+/** No value assigned to any undecidable leaf (decide only reads it). */
+const NOTHING_ASSIGNED: ReadonlyMap<string, AuthzResult> = new Map();
+
 export function evaluateState(st: MergedState, client: Client, withSteps = false): Evaluation {
+  // Most evaluations meet no undecidable leaf: one decision, with nothing to allocate for the
+  // exploration below (whose first step is this same call).
+  if (!withSteps) {
+    try {
+      const r = decide(st, client, NOTHING_ASSIGNED as Map<string, AuthzResult>, null);
+      return { status: r.status, decision: r.decision, steps: [] };
+    } catch (e) {
+      if (!(e instanceof NeedValue)) throw e;
+    }
+  }
   const seen = new Set<string>();
   let first: { status: 200 | 401 | 403 | 500; decision: Decision } | null = null;
   let firstSteps: Step[] = [];

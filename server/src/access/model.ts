@@ -34,6 +34,8 @@ export function normMethod(m: string): string {
 }
 
 export function inMask(mask: MethodSet, method: string): boolean {
+  // Most masks are every method (no <Limit> around): no need to normalise the name.
+  if (mask.except && mask.methods.size === 0) return true;
   return mask.except !== mask.methods.has(normMethod(method));
 }
 
