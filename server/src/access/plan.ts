@@ -727,7 +727,8 @@ interface CheckLimits {
  * sections that apply. One set over every section that applies at some point is the cheapest
  * when it is small; when points × classes passes the budget (a file whose `<Directory />` joins
  * hundreds of virtual hosts into one group, each with its own networks), each point gets the
- * classes of the sections that apply at that point alone. Both are exact: what a request gets
+ * classes of the sections that apply at that point alone. When even the one set has too many
+ * classes, the check stops there, as it did before classes per point. Both are exact: what a request gets
  * depends only on the sections that apply to it, and two clients in the same class for those
  * sections' tokens get the same answer.
  */
@@ -754,7 +755,16 @@ function checkCandidate(original: AccessModel, rw: Rewritten, ctx: FileContext, 
   }
   const shared: ClientSet = limits.perPoint ? { clients: [], truncated: true, unknownKeys: [] } : clientsFor([original, m2], [[...union1], [...union2]], limits.clientLimit);
   let perPoint: Array<Client[]>;
-  if (!limits.perPoint && !shared.truncated && shared.clients.length * pairs.length <= limits.budget) {
+  if (!limits.perPoint && shared.truncated) {
+    // Too many classes over all the sections: a point that reads most of them would fare no
+    // better, and working that out point by point costs the same large set again and again.
+    return {
+      ok: false,
+      why: shared.unknownKeys.length > 4 ? `the outcome depends on ${shared.unknownKeys.length} Require lines the editor cannot evaluate` : 'there are too many client classes to check',
+      limit: true,
+    };
+  }
+  if (!limits.perPoint && shared.clients.length * pairs.length <= limits.budget) {
     perPoint = pairs.map(() => shared.clients);
   } else {
     // Classes per point (points selecting the same sections share them).
@@ -776,9 +786,10 @@ function checkCandidate(original: AccessModel, rw: Rewritten, ctx: FileContext, 
         };
       }
       total += cs.clients.length;
+      // Stop as soon as the budget is passed: the points left could each cost as much again.
+      if (total > limits.budget) return { ok: false, why: `checking it would take more than ${limits.budget} evaluations, more than the editor allows itself`, limit: true };
       perPoint.push(cs.clients);
     }
-    if (total > limits.budget) return { ok: false, why: `checking it would take ${total} evaluations, more than the editor allows itself`, limit: true };
   }
   for (let i = 0; i < pairs.length; i++) {
     const { pt, a1, a2 } = pairs[i];
