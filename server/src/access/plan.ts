@@ -727,10 +727,10 @@ interface CheckLimits {
  * sections that apply. One set over every section that applies at some point is the cheapest
  * when it is small; when points × classes passes the budget (a file whose `<Directory />` joins
  * hundreds of virtual hosts into one group, each with its own networks), each point gets the
- * classes of the sections that apply at that point alone. When even the one set has too many
- * classes, the check stops there, as it did before classes per point. Both are exact: what a request gets
- * depends only on the sections that apply to it, and two clients in the same class for those
- * sections' tokens get the same answer.
+ * classes of the sections that apply at that point alone. Both ways are exact: what a request
+ * gets depends only on the sections that apply to it, and two clients in the same class for those
+ * sections' tokens get the same answer. When even the one set has too many classes, the check
+ * stops there (a point that reads most of those sections would need as many).
  */
 function checkCandidate(original: AccessModel, rw: Rewritten, ctx: FileContext, points: Point[], limits: CheckLimits): CheckResult {
   const doc2 = rw.doc;
