@@ -210,6 +210,10 @@ describe('fuzz: parser and analysis on mutated real files', () => {
       ['5,000 nested sections, 100 left unclosed', () => deep(5000, 'Require all granted\n', 4900)],
       ['5,000 nested sections with mismatched closes', () => '<Files a>\n<Location /b>\n'.repeat(2500) + '</Files>\n'.repeat(2500)],
       ['5,000 stray closing tags', () => '</Directory>\n'.repeat(5000)],
+      // Walks over the parents of a line, and over the whole tree, once recursed as deep as the nest.
+      ['a 2.2 block inside 50,000 nested <IfModule>', () => '<IfModule a>\n'.repeat(50000) + '<Directory /r>\nOrder allow,deny\nAllow from all\n</Directory>\n' + '</IfModule>\n'.repeat(50000)],
+      ['a 2.2 block beside 50,000 nested <IfModule>', () => '<Directory /r>\nOrder allow,deny\nAllow from all\n</Directory>\n' + '<IfModule a>\n'.repeat(50000) + 'Listen 80\n' + '</IfModule>\n'.repeat(50000)],
+      ['a 2.2 block beside 50,000 nested <If>', () => '<Directory /r>\nOrder allow,deny\nAllow from all\n</Directory>\n' + '<If "true">\n'.repeat(50000) + 'Require all denied\n' + '</If>\n'.repeat(50000)],
       ['a 1 MB directive line', () => 'Allow from ' + '10.0.0.1 '.repeat(Math.ceil(MB / 9)) + '\n'],
       ['a 1 MB comment line', () => '# ' + 'x'.repeat(MB) + '\n'],
       ['a 1 MB unterminated quote', () => 'Header set X "' + 'y'.repeat(MB)],

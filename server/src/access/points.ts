@@ -12,7 +12,7 @@
  */
 import type { ChildNode } from '../syntax';
 import { domainIndex, formatClient, parseSubnetToken, samplesOf, subnetIndex, type ClientAddr, type Subnet } from './addr';
-import { leaves, normMethod, type AccessModel, type AuthzLeaf, type Scope } from './model';
+import { leaves, MAX_ANALYSED_NESTING, normMethod, type AccessModel, type AuthzLeaf, type Scope } from './model';
 import { dirApplies, filesApplies, leafKey, locationApplies, scopesThatApply, type AuthzResult, type Client, type Credentials } from './evaluate';
 import { normPath } from './region';
 import { OTHER_METHOD } from './translate';
@@ -47,7 +47,9 @@ function chainsOf(model: AccessModel): Map<Scope, Scope[]> {
   let byScope = CHAINS.get(model);
   if (byScope) return byScope;
   byScope = new Map();
-  const walk = (children: readonly ChildNode[]) => {
+  const walk = (children: readonly ChildNode[], depth: number) => {
+    // Sections deeper than the model goes hold no scope (and a file may nest thousands of levels).
+    if (depth > MAX_ANALYSED_NESTING) return;
     let chain: Scope[] | null = null;
     for (const c of children) {
       if (c.type !== 'section') continue;
@@ -59,10 +61,10 @@ function chainsOf(model: AccessModel): Map<Scope, Scope[]> {
         chain.push(sc);
         byScope.set(sc, chain);
       }
-      walk(c.children);
+      walk(c.children, depth + 1);
     }
   };
-  walk(model.doc.children);
+  walk(model.doc.children, 0);
   CHAINS.set(model, byScope);
   return byScope;
 }

@@ -23,7 +23,7 @@
  * text, so the access model of the projection holds the group's sections exactly as written.
  */
 import type { ChildNode, ConfigDocument, OffsetEdit, SectionNode } from '../syntax';
-import type { AccessModel, Scope } from './model';
+import { MAX_ANALYSED_NESTING, type AccessModel, type Scope } from './model';
 
 /** Section kinds a projection may leave out when nothing in them is needed. */
 const DROPPABLE = new Set(['directory', 'directorymatch', 'files', 'filesmatch', 'location', 'locationmatch', 'virtualhost']);
@@ -44,12 +44,20 @@ function bearsSettings(s: Scope): boolean {
   return !!(a.authName || a.userFile || a.groupFile || a.dbmGroupFile || a.other.length || s.setenv.length);
 }
 
-/** Sections that must be kept whatever the group (per model): pinned ones and their ancestors. */
-const MUST_KEEP = new WeakMap<AccessModel, Set<SectionNode>>();
+/**
+ * Sections that must be kept whatever the group (per model): pinned ones and their ancestors; or
+ * null for a file nested deeper than the model reads (the whole file is checked then, and the
+ * walk below never recurses past what the model does).
+ */
+const MUST_KEEP = new WeakMap<AccessModel, Set<SectionNode> | null>();
 
-function mustKeep(model: AccessModel): Set<SectionNode> {
+function mustKeep(model: AccessModel): Set<SectionNode> | null {
   let set = MUST_KEEP.get(model);
-  if (set) return set;
+  if (set !== undefined) return set;
+  if (model.doc.sections.some((s) => s.depth > MAX_ANALYSED_NESTING)) {
+    MUST_KEEP.set(model, null);
+    return null;
+  }
   set = new Set();
   const mark = (s: SectionNode) => {
     for (let p: SectionNode | null = s; p && !set!.has(p); p = p.parent) set!.add(p);
@@ -65,7 +73,8 @@ function mustKeep(model: AccessModel): Set<SectionNode> {
 
 /**
  * The projection of `model`'s file for checking `group` (scopes of `model`), or null when the
- * file is not one a projection is sure for (syntax errors, a group scope with no section).
+ * file is not one a projection is sure for (syntax errors, a group scope with no section, sections
+ * nested deeper than the model reads).
  */
 export function projectForGroup(model: AccessModel, group: readonly Scope[]): Projection | null {
   const doc = model.doc;
@@ -78,6 +87,7 @@ export function projectForGroup(model: AccessModel, group: readonly Scope[]): Pr
   }
   for (const s of whole) for (let p = s.parent; p; p = p.parent) around.add(p);
   const keep = mustKeep(model);
+  if (!keep) return null;
   const text = doc.text;
   const pieces: number[] = [];
   let length = 0;

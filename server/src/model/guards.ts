@@ -128,20 +128,37 @@ export function readersInside(section: SectionNode | null): ReadonlySet<Reader> 
   if (!section) return EVERY_READER;
   // Rules walk directives in order, and neighbours share their section: the last answer first.
   if (section === lastSection) return lastReaders;
-  let r = READERS_INSIDE.get(section);
-  if (r) {
+  const known = READERS_INSIDE.get(section);
+  if (known) {
     lastSection = section;
-    lastReaders = r;
-    return r;
+    lastReaders = known;
+    return known;
   }
-  const outer = readersInside(section.parent);
-  // Only <IfModule> and <IfVersion> narrow the readers; any other section reads as its parent.
-  const guard = section.key === 'ifmodule' || section.key === 'ifversion';
-  const own = guard ? readersOf([section]) : EVERY_READER;
-  r = own.size === ALL_READERS.length ? outer : new Set([...outer].filter((x) => own.has(x)));
-  // Remembered for guards, and every 16 levels so that a walk up a deep nest stays short; the
-  // other sections ask their parent again (a weak map entry per section costs more than that).
-  if (guard || section.depth % 16 === 0) READERS_INSIDE.set(section, r);
+  // Up to the nearest section with a known answer (or the top level), then down again: a loop,
+  // not a recursion, so a nest of any depth is answered.
+  const chain: SectionNode[] = [];
+  let r: ReadonlySet<Reader> = EVERY_READER;
+  for (let p: SectionNode | null = section; p; p = p.parent) {
+    const k = p === lastSection ? lastReaders : READERS_INSIDE.get(p);
+    if (k) {
+      r = k;
+      break;
+    }
+    chain.push(p);
+  }
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const s = chain[i];
+    // Only <IfModule> and <IfVersion> narrow the readers; any other section reads as its parent.
+    const guard = s.key === 'ifmodule' || s.key === 'ifversion';
+    const own = guard ? readersOf([s]) : EVERY_READER;
+    if (own.size !== ALL_READERS.length) {
+      const outer = r;
+      r = new Set([...outer].filter((x) => own.has(x)));
+    }
+    // Remembered for guards, and every 16 levels so that a walk up a deep nest stays short; the
+    // other sections ask their parent again (a weak map entry per section costs more than that).
+    if (guard || s.depth % 16 === 0) READERS_INSIDE.set(s, r);
+  }
   lastSection = section;
   lastReaders = r;
   return r;
