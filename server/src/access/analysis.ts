@@ -10,7 +10,7 @@
  */
 import { eolOf, indentAt, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
 import type { FileContext } from '../model/context';
-import { buildModel, isAllMethods, leaves, type AccessModel, type AuthzContainer, type AuthzLeaf, type AuthzNode, type Problem, type Scope } from './model';
+import { buildModel, decidesAccess, isAllMethods, leaves, type AccessModel, type AuthzContainer, type AuthzLeaf, type AuthzNode, type Problem, type Scope } from './model';
 import { accessScopes, appliedScopes, mergeApplied, type Applied, type MergedState, type Tree } from './evaluate';
 import { pointsFor } from './points';
 import { scopesOverlap } from './region';
@@ -161,7 +161,7 @@ const notesWork = new WeakMap<AccessModel, number>();
 function groupPoints(model: AccessModel, seed: Scope): PointFacts[] | null {
   const spent = notesWork.get(model) ?? 0;
   if (spent > NOTES_BUDGET) return null;
-  const act = model.scopes.filter((s) => (s.compat || s.authz || s.authn.authType) && (s === seed || scopesOverlap(s, seed)));
+  const act = model.scopes.filter((s) => decidesAccess(s) && (s === seed || scopesOverlap(s, seed)));
   const ps = pointsFor(model, act, 1024);
   // The group and its points cost a few passes over the scopes even when the points are too many.
   notesWork.set(model, spent + 4 * model.scopes.length + accessScopes(model).length * ps.points.length);

@@ -12,6 +12,7 @@ import type { ConfigDocument, DirectiveNode } from '../syntax';
 import type { FileContext } from '../model/context';
 import { inDomain, parseClient, subnetMatches, type ClientAddr, type HostToken } from './addr';
 import {
+  decidesAccess,
   buildModel,
   inMask,
   maskOf,
@@ -462,7 +463,7 @@ function components(p: string): number {
 /** Whether a scope can change what a request gets: access lines, auth settings or variables. */
 export function hasAccessEffect(s: Scope): boolean {
   const a = s.authn;
-  return !!(s.compat || s.authz || a.authType || a.authName || a.userFile || a.groupFile || a.dbmGroupFile || a.other.length || s.setenv.length);
+  return decidesAccess(s) || !!(a.authName || a.userFile || a.groupFile || a.dbmGroupFile || a.other.length || s.setenv.length);
 }
 
 const ACCESS_SCOPES = new WeakMap<AccessModel, Scope[]>();

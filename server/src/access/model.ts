@@ -260,6 +260,11 @@ const AUTHZ_KEYS = new Set(['require', 'authmerging', 'authzsendforbiddenonfailu
 const LIGHT_KEYS = new Set([...COMPAT_KEYS, ...AUTHZ_KEYS]);
 const SETENV_KEYS = new Set(['setenvif', 'setenvifnocase', 'browsermatch', 'browsermatchnocase']);
 
+/** Whether a scope takes part in access decisions itself: host rules, Require lines or an AuthType. */
+export function decidesAccess(s: Scope): boolean {
+  return !!(s.compat || s.authz || s.authn.authType);
+}
+
 export function scopeKindOf(s: SectionNode): ScopeKind | null {
   return SCOPE_KEYS[s.key] ?? null;
 }

@@ -16,6 +16,7 @@
 import { applyEdits, eolOf, indentAt, parse, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
 import type { FileContext } from '../model/context';
 import {
+  decidesAccess,
   buildModel,
   inMask,
   isAllMethods,
@@ -860,7 +861,7 @@ function onView(view: View | null, edits: readonly OffsetEdit[]): { model: Acces
 // The plan
 
 function groupsOf(model: AccessModel): Scope[][] {
-  const act = model.scopes.filter((s) => s.compat || s.authz || s.authn.authType);
+  const act = model.scopes.filter(decidesAccess);
   // Union-find over indices (typed array, path halving): the pair loop below is quadratic in the
   // number of access sections, so each step must be cheap; pairs already grouped are skipped.
   const parent = new Int32Array(act.length);
@@ -1133,7 +1134,7 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
     let changes: { short: string; long: string } | null = NOT_CHECKED;
     if (naiveReread.left >= 0 && naiveScopes.left >= 0) {
       naiveScopes.left -= 4 * model.scopes.length;
-      const group = model.scopes.filter((s) => (s.compat || s.authz || s.authn.authType) && (s === x || scopesOverlap(s, x)));
+      const group = model.scopes.filter((s) => decidesAccess(s) && (s === x || scopesOverlap(s, x)));
       const full = pointsFor(model, group, 512);
       naiveScopes.left -= full.points.length * accessScopes(model).length;
       const closed = !full.truncated && !options.wholeFile && onlyGroupApplies(group, full.points.map((pt) => scopesThatApply(model, pt.test, true)));

@@ -23,7 +23,8 @@
  * text, so the access model of the projection holds the group's sections exactly as written.
  */
 import type { ChildNode, ConfigDocument, OffsetEdit, SectionNode } from '../syntax';
-import { MAX_ANALYSED_NESTING, type AccessModel, type Scope } from './model';
+import { decidesAccess, MAX_ANALYSED_NESTING, type AccessModel, type Scope } from './model';
+import { hasAccessEffect } from './evaluate';
 
 /** Section kinds a projection may leave out when nothing in them is needed. */
 const DROPPABLE = new Set(['directory', 'directorymatch', 'files', 'filesmatch', 'location', 'locationmatch', 'virtualhost']);
@@ -39,9 +40,7 @@ export interface Projection {
 
 /** Whether a scope sets something other sections' requests read: auth settings or variables, with no access lines. */
 function bearsSettings(s: Scope): boolean {
-  if (s.compat || s.authz || s.authn.authType) return false;
-  const a = s.authn;
-  return !!(a.authName || a.userFile || a.groupFile || a.dbmGroupFile || a.other.length || s.setenv.length);
+  return hasAccessEffect(s) && !decidesAccess(s);
 }
 
 /**
@@ -183,7 +182,7 @@ export function sectionsByOrigin(p: Projection, projected: ConfigDocument): Map<
 export function onlyGroupApplies(group: readonly Scope[], applied: Iterable<readonly Scope[]>): boolean {
   const inGroup = new Set(group);
   for (const list of applied) {
-    for (const s of list) if ((s.compat || s.authz || s.authn.authType) && !inGroup.has(s)) return false;
+    for (const s of list) if (decidesAccess(s) && !inGroup.has(s)) return false;
   }
   return true;
 }

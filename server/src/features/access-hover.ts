@@ -18,6 +18,7 @@ import type { FileContext } from '../model/context';
 import {
   appliedScopes,
   buildModel,
+  decidesAccess,
   dirApplies,
   evaluateApplied,
   filesApplies,
@@ -193,7 +194,7 @@ export function accessSummary(doc: ConfigDocument, section: SectionNode, context
   const model = buildModel(doc, context);
   const target = model.scopeOfSection.get(section);
   if (!target) return null;
-  if (!model.scopes.some((s) => s.compat || s.authz || s.authn.authType)) return null;
+  if (!model.scopes.some(decidesAccess)) return null;
   const applied = scopesFor(model, target);
   const scopes = applied.map((a) => a.scope);
   const columns = credentialColumns(scopes);
