@@ -813,11 +813,10 @@ function checkCandidate(original: AccessModel, rw: Rewritten, ctx: FileContext, 
 // ---------------------------------------------------------------------------------------------
 // Checking on a projection
 
-/** A group as read from a projection of the file: its model, the group's scopes in it, their request points. */
+/** A group as read from a projection of the file: its model and the request points of the group's scopes in it. */
 interface View {
   proj: Projection;
   model: AccessModel;
-  group: Scope[];
   points: PointSet;
 }
 
@@ -840,11 +839,18 @@ function viewFor(model: AccessModel, group: Scope[], ctx: FileContext, limit?: n
   }
   const points = pointsFor(pm, mapped, limit);
   if (points.truncated) return null;
-  return { proj, model: pm, group: mapped, points };
+  return { proj, model: pm, points };
+}
+
+/** What a check reads: a model of the file (or of its projection), the request points in it, and the rewritten text. */
+interface Reading {
+  model: AccessModel;
+  points: Point[];
+  text: string;
 }
 
 /** What a candidate's check reads on the view: the rewritten projection, or null to read the whole file. */
-function onView(view: View | null, edits: readonly OffsetEdit[]): { model: AccessModel; group: Scope[]; points: Point[]; text: string } | null {
+function onView(view: View | null, edits: readonly OffsetEdit[]): Reading | null {
   if (!view) return null;
   const moved = projectEdits(view.proj, edits);
   if (!moved) return null;
@@ -854,7 +860,7 @@ function onView(view: View | null, edits: readonly OffsetEdit[]): { model: Acces
   } catch {
     return null;
   }
-  return { model: view.model, group: view.group, points: view.points.points, text };
+  return { model: view.model, points: view.points.points, text };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1001,7 +1007,7 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
         view = closed && !options.wholeFile ? viewFor(model, group, ctx) : null;
         if (view) reread += view.proj.text.length;
       }
-      const on = onView(view, edits) ?? { model, group, points: ps.points, text };
+      const on = onView(view, edits) ?? { model, points: ps.points, text };
       if (reread + on.text.length > REREAD_BUDGET) {
         lastWhy = 'not checked: this file has more access sections than one pass checks (split it into smaller files to get exact fixes for the rest).';
         break;
@@ -1143,7 +1149,7 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
       const cost = on ? view!.proj.text.length + on.text.length : text.length;
       if (naiveReread.left >= cost) {
         naiveReread.left -= cost;
-        changes = naiveChanges(on ?? { model, group, points: full.truncated ? null : full.points, text }, ctx, perPoint);
+        changes = naiveChanges(on ?? { model, points: full.truncated ? null : full.points, text }, group, ctx, perPoint);
       } else naiveReread.left = -1;
     }
     if (changes === null) continue;
@@ -1158,9 +1164,12 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
 
 const NOT_CHECKED = { short: 'not checked', long: 'Not checked against the rest of this file: it has more access sections than one pass re-reads.' };
 
-/** What the naive rewrite of a group's section changes, read on the projection or (points null) on the whole file. */
-function naiveChanges(on: { model: AccessModel; group: Scope[]; points: Point[] | null; text: string }, ctx: FileContext, perPoint: boolean): { short: string; long: string } | null {
-  const { model, group } = on;
+/**
+ * What the naive rewrite of a section changes, read on the projection or on the whole file; with
+ * no points given, those of `group` (the sections overlapping it) in the whole file.
+ */
+function naiveChanges(on: Omit<Reading, 'points'> & { points: Point[] | null }, group: Scope[], ctx: FileContext, perPoint: boolean): { short: string; long: string } | null {
+  const { model } = on;
   const rw: Rewritten = { doc: parse(on.text) };
   const m2 = (rw.compat = buildModel(rw.doc, ctx, { reader: 'httpd24compat' }));
   if (m2.scopes.length !== model.scopes.length) return null;
