@@ -55,6 +55,12 @@ const ENV = 'SetEnvIf X-Flag ^yes FLAG';
 const ENVH: Array<Record<string, string>> = [{}, { 'X-Flag': 'yes' }];
 const A2 = '127.0.0.2';
 
+/**
+ * A file written for 2.2 and 2.4 alike: the 2.4 lines in `<IfModule mod_authz_core.c>`, the 2.2
+ * lines in the negated test. 2.4 reads only the first half.
+ */
+const DUAL = (v24: string, v22: string) => `<IfModule mod_authz_core.c>\n${v24}\n</IfModule>\n<IfModule !mod_authz_core.c>\n${v22}\n</IfModule>`;
+
 const RAW_CASES: MigrationCase[] = [
   // §8.2 / §8.5: one section, Satisfy All
   { id: 'r01-deny-all', why: '§8.5 row 1 deny,allow + Deny from all', config: dir('Order deny,allow\nDeny from all') },
@@ -195,6 +201,66 @@ const RAW_CASES: MigrationCase[] = [
   { id: 'w23-location-auth-any-dir-hosts', why: 'Location auth + Satisfy any over Directory hosts', config: `${dir('Order deny,allow\nDeny from all\nAllow from 127.0.0.2')}\n${loc('/sub', `${BASIC}\nRequire valid-user\nSatisfy any`)}` },
   { id: 'w24-env-deny-nested', why: 'SetEnvIf + Deny env in sub', config: `${ENV}\n${dir('Order allow,deny\nAllow from all')}\n${dir('Order allow,deny\nAllow from all\nDeny from env=FLAG', SUB)}`, headers: ENVH },
   { id: 'w25-limitexcept-hosts', why: 'LimitExcept GET POST deny', config: dir('Order allow,deny\nAllow from all\n<LimitExcept GET>\nOrder deny,allow\nDeny from all\nAllow from 127.0.0.2\n</LimitExcept>') },
+  // Sections written for 2.2 and 2.4 alike overlap the host rules to migrate: 2.4 reads their
+  // 2.4 half as plain lines (a test both 2.4 servers surely pass), so they do not stop the rewrite.
+  {
+    id: 'd01-dual-location-files', why: 'a dual Location over a Files deny',
+    config: `${loc('/sub', DUAL('Require ip 127.0.0.2', 'Order deny,allow\nDeny from all\nAllow from 127.0.0.2'))}\n${files('a.html', 'Order allow,deny\nDeny from all\nSatisfy All')}`,
+  },
+  {
+    id: 'd02-dual-root-docroot', why: 'dual Directory / and DocumentRoot, compat sub-directory',
+    config: `${dir(DUAL('Require all denied', 'Order deny,allow\nDeny from all'), '/')}\n${dir(DUAL('Require all granted', 'Order allow,deny\nAllow from all'))}\n${dir('Order deny,allow\nDeny from all\nAllow from 127.0.0.2', SUB)}`,
+  },
+  {
+    id: 'd03-ifversion', why: '<IfVersion >= 2.4> and <IfVersion < 2.4> halves',
+    config: `${loc('/sub', '<IfVersion >= 2.4>\nRequire ip 127.0.0.2 127.0.0.3\n</IfVersion>\n<IfVersion < 2.4>\nOrder deny,allow\nDeny from all\nAllow from 127.0.0.2 127.0.0.3\n</IfVersion>')}\n${dir('Order deny,allow\nDeny from 127.0.0.3')}`,
+  },
+  {
+    id: 'd04-dual-require-after-compat', why: '§6.1 case (a) with the later Require in a 2.4 half',
+    config: `${dir('Order deny,allow\nDeny from all\nAllow from 127.0.0.2')}\n${loc('/sub', DUAL('Require ip 127.0.0.2 127.0.0.3', 'Order deny,allow\nDeny from all\nAllow from 127.0.0.2 127.0.0.3'))}`,
+  },
+  {
+    id: 'd05-compat-in-24-half', why: 'host rules inside <IfModule mod_authz_core.c>',
+    config: dir('<IfModule mod_authz_core.c>\nOrder deny,allow\nDeny from all\nAllow from 127.0.0.2\n</IfModule>'),
+  },
+  {
+    id: 'd06-dual-auth', why: 'dual auth section: valid-user in both halves, host rules in a sub-directory',
+    config: `${dir(`${BASIC}\n${DUAL('Require valid-user', 'Require valid-user')}`)}\n${dir('Order deny,allow\nDeny from all\nAllow from 127.0.0.2\nSatisfy any', SUB)}`,
+  },
+  {
+    id: 'd07-unknown-module', why: 'a Require under a module test the file cannot settle: refused',
+    config: `${loc('/sub', '<IfModule mod_ssl.c>\nRequire ip 127.0.0.2\n</IfModule>')}\n${files('a.html', 'Order allow,deny\nDeny from all')}`,
+    exact: false,
+  },
+  {
+    id: 'd08-access-compat-test', why: 'a Require under <IfModule !mod_access_compat.c>, which the two servers read differently: refused',
+    config: `${loc('/sub', '<IfModule !mod_access_compat.c>\nRequire ip 127.0.0.2\n</IfModule>')}\n${files('a.html', 'Order allow,deny\nDeny from all')}`,
+    exact: false,
+  },
+  // Host rules kept in <IfModule mod_access_compat.c> beside the Require lines meant for 2.4: the
+  // server without the module never reads them, and the rewrite drops them (or keeps what they
+  // added in Require form).
+  {
+    id: 'd09-compat-block-redundant', why: 'Require all granted + compat block that allows all',
+    config: dir('Require all granted\n<IfModule mod_access_compat.c>\nOrder allow,deny\nAllow from all\n</IfModule>'),
+  },
+  {
+    id: 'd10-compat-block-any', why: 'Location: Require all granted + compat block with Satisfy any',
+    config: `${dir('Require all granted')}\n${loc('/sub', 'Require all granted\n<IfModule mod_access_compat.c>\nOrder Deny,Allow\nAllow from all\nSatisfy any\n</IfModule>')}`,
+  },
+  {
+    id: 'd11-compat-block-stricter', why: 'compat block narrower than the Require beside it',
+    config: dir('Require all granted\n<IfModule mod_access_compat.c>\nOrder deny,allow\nDeny from all\nAllow from 127.0.0.2\n</IfModule>'),
+  },
+  {
+    id: 'd12-compat-block-auth', why: 'valid-user beside a compat block, Satisfy any',
+    config: dir(`${BASIC}\nRequire valid-user\n<IfModule mod_access_compat.c>\nOrder deny,allow\nDeny from all\nAllow from 127.0.0.2\nSatisfy any\n</IfModule>`),
+  },
+  {
+    id: 'd13-compat-only-auth-settings', why: 'AuthType only the server with mod_access_compat reads: refused',
+    config: `${dir('<IfModule mod_access_compat.c>\nAuthType Basic\nAuthName "x"\nAuthUserFile "@USERS@"\n</IfModule>', '/')}\n${dir('Order deny,allow\nDeny from all\nAllow from 127.0.0.2\nRequire valid-user\nSatisfy any')}`,
+    exact: false,
+  },
   // 160 locations, each with its own networks, under a Directory with host rules: one group whose
   // shared client classes times request points pass the check budget (466,578 evaluations), so
   // the check works out classes point by point.

@@ -56,6 +56,45 @@ const ROWS: Row[] = [
     input: d('  Order deny,allow\n  Deny from all\n  Allow from 10.1.2.3 # office\n'),
     output: null,
   },
+  {
+    name: 'a section written for 2.2 and 2.4 alike overlaps the host rules: its 2.4 half is read as plain lines',
+    input:
+      '<Location /status>\n  <IfModule mod_authz_core.c>\n    Require local\n  </IfModule>\n  <IfModule !mod_authz_core.c>\n    Order deny,allow\n    Deny from all\n  </IfModule>\n</Location>\n' +
+      '<Files ~ "\\.bak$">\n  Order allow,deny\n  Deny from all\n</Files>\n',
+    output:
+      '<Location /status>\n  <IfModule mod_authz_core.c>\n    AuthMerging And\n    Require local\n  </IfModule>\n  <IfModule !mod_authz_core.c>\n    Order deny,allow\n    Deny from all\n  </IfModule>\n</Location>\n' +
+      '<Files ~ "\\.bak$">\n  Require all denied\n</Files>\n',
+  },
+  {
+    name: 'the same with <IfVersion >= 2.4>',
+    input: '<Location /status>\n  <IfVersion >= 2.4>\n    Require local\n  </IfVersion>\n</Location>\n' + d('  Order allow,deny\n  Allow from all\n', '/'),
+    output: '<Location /status>\n  <IfVersion >= 2.4>\n    AuthMerging And\n    Require local\n  </IfVersion>\n</Location>\n' + d('  Require all granted\n', '/'),
+  },
+  {
+    name: 'host rules inside <IfModule mod_authz_core.c>: the wrapper they leave empty goes too',
+    input: d('  Options None\n  <IfModule mod_authz_core.c>\n    Order deny,allow\n    Deny from all\n  </IfModule>\n'),
+    output: d('  Options None\n  Require all denied\n'),
+  },
+  {
+    name: 'a Require under a module test the file cannot settle (<IfModule mod_ssl.c>) overlaps: no rewrite',
+    input: '<Location />\n  <IfModule mod_ssl.c>\n    Require ip 10.1\n  </IfModule>\n</Location>\n' + d('  Order allow,deny\n  Deny from all\n'),
+    output: null,
+  },
+  {
+    name: 'a Require that only the server without mod_access_compat reads overlaps: no rewrite',
+    input: '<Location />\n  <IfModule !mod_access_compat.c>\n    Require ip 10.1\n  </IfModule>\n</Location>\n' + d('  Order allow,deny\n  Deny from all\n'),
+    output: null,
+  },
+  {
+    name: 'host rules kept in <IfModule mod_access_compat.c> beside Require all granted: the block goes',
+    input: d('  Require all granted\n  # for 2.4 with the compat module\n  <IfModule mod_access_compat.c>\n    Order allow,deny\n    Allow from all\n  </IfModule>\n'),
+    output: d('  Require all granted\n  # for 2.4 with the compat module\n'),
+  },
+  {
+    name: 'auth settings that only the server with mod_access_compat reads: no rewrite',
+    input: d('  <IfModule mod_access_compat.c>\n    AuthType Basic\n    AuthName x\n  </IfModule>\n', '/') + d('  Order deny,allow\n  Deny from all\n  Allow from 10.1\n  Require valid-user\n  Satisfy any\n'),
+    output: null,
+  },
   { name: '.htaccess: the parent rules are unknown', input: 'Order deny,allow\nDeny from all\n', output: null, ctx: 'htaccess' },
   {
     name: '§8.5 allow,deny + Deny from all + Allow X is Require all denied',

@@ -26,6 +26,14 @@ describe('rules removed-module, third-party-module, compat-module', () => {
     },
     { rule: 'compat-module', text: lines('LoadModule access_compat_module modules/mod_access_compat.so', '<Directory />', '  Deny from all', '</Directory>'), flagged: [] },
     { rule: 'compat-module', text: lines('LoadModule access_compat_module modules/mod_access_compat.so', 'IncludeOptional conf.d/*.conf'), flagged: [] },
+    // Unloading the module would bring these Require lines into force: not "no longer needed".
+    { rule: 'compat-module', text: lines('LoadModule access_compat_module modules/mod_access_compat.so', '<Directory />', '  <IfModule !mod_access_compat.c>', '    Require all denied', '  </IfModule>', '</Directory>'), flagged: [] },
+    // A section written for 2.2 and 2.4 alike: every 2.4 server reads the same half.
+    {
+      rule: 'compat-module',
+      text: lines('LoadModule access_compat_module modules/mod_access_compat.so', '<Directory />', '  <IfModule mod_authz_core.c>', '    Require all denied', '  </IfModule>', '  <IfModule !mod_authz_core.c>', '    Deny from all', '  </IfModule>', '</Directory>'),
+      flagged: ['LoadModule access_compat_module modules/mod_access_compat.so'],
+    },
     { rule: 'compat-module', text: lines('# Depends: authz_core', 'LoadModule access_compat_module /usr/lib/apache2/modules/mod_access_compat.so'), flagged: [] },
   ];
   for (const c of cases) {

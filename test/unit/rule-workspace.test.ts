@@ -52,6 +52,11 @@ describe('configuration-wide rules (module-not-loaded, compat-module)', () => {
       files: { '/c/httpd.conf': BASE + 'LoadModule access_compat_module modules/mod_access_compat.so\nInclude a.conf\n', '/c/a.conf': '<Directory />\n  Deny from all\n</Directory>\n' },
       want: [],
     },
+    {
+      name: 'an included file has Require lines only a server without compat reads: unloading it changes them',
+      files: { '/c/httpd.conf': BASE + 'LoadModule access_compat_module modules/mod_access_compat.so\nInclude a.conf\n', '/c/a.conf': '<Directory />\n  <IfModule !mod_access_compat.c>\n    Require all denied\n  </IfModule>\n</Directory>\n' },
+      want: [],
+    },
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(run(c.files), c.want));
 });

@@ -659,3 +659,11 @@ export function leaves(n: AuthzNode | null, out: AuthzLeaf[] = []): AuthzLeaf[] 
   else for (const c of n.children) leaves(c, out);
   return out;
 }
+
+/** Directives that can change an access decision: host rules, Require lines, auth settings, SetEnvIf and its kin. */
+export function isAccessKey(key: string): boolean {
+  return (
+    key.startsWith('auth') || key.startsWith('require') || key === 'order' || key === 'allow' || key === 'deny' || key === 'satisfy' ||
+    key.startsWith('setenvif') || key.startsWith('browsermatch')
+  );
+}

@@ -15,8 +15,10 @@
  */
 import { applyEdits, eolOf, indentAt, parse, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
 import type { FileContext } from '../model/context';
+import { readBy24Surely, readDependsOnCompat, readersInside, readWithCompatOnly } from '../model/guards';
 import {
   decidesAccess,
+  isAccessKey,
   buildModel,
   inMask,
   isAllMethods,
@@ -219,12 +221,27 @@ function limitOf(node: { parent: SectionNode | null }, s: Scope): SectionNode | 
   return null;
 }
 
-/** Wrappers other than Limit and Require containers between a node and its scope's section. */
+/**
+ * Whether a conditional wrapper sits between a node and its scope's section: anything but a
+ * Limit, a Require container, or a test both 2.4 servers surely pass (`<IfModule
+ * mod_authz_core.c>`, `<IfVersion >= 2.4>`: the 2.4 half of a file written for 2.2 and 2.4
+ * alike). The check reads such a test exactly as httpd does; any other condition (a module that
+ * may or may not be loaded, a define) it would assume true, and a rewrite would have to split.
+ */
 function inCondWrapper(node: { parent: SectionNode | null }, s: Scope): boolean {
   for (let p = node.parent; p && p !== s.section; p = p.parent) {
-    if (!['limit', 'limitexcept', 'requireall', 'requireany', 'requirenone'].includes(p.key)) return true;
+    if (!['limit', 'limitexcept', 'requireall', 'requireany', 'requirenone'].includes(p.key) && !settledWrapper(p)) return true;
   }
   return false;
+}
+
+/**
+ * A test whose answer the check knows for each of the two servers: both 2.4 servers pass it
+ * (`<IfModule mod_authz_core.c>`), or only the one with mod_access_compat does (`<IfModule
+ * mod_access_compat.c>`: the original reads what it holds, the rewrite does not).
+ */
+function settledWrapper(p: SectionNode): boolean {
+  return readBy24Surely(p) || readWithCompatOnly(p);
 }
 
 function hasContent(sec: SectionNode, removed: Set<unknown>): boolean {
@@ -242,15 +259,18 @@ function scopeEdits(doc: ConfigDocument, e: ScopeEdit, unit: string): OffsetEdit
   const removed = new Set<unknown>(e.drop);
   if (e.moveOwn) for (const it of ownItems(s)) removed.add(it);
   const mergingLine = s.authz?.mergingDirective ?? null;
-  // Empty <Limit> wrappers go too.
+  // Wrappers left empty go too: <Limit>, <LimitExcept>, the 2.4 half of a file written for 2.2
+  // and 2.4 alike (`<IfModule mod_authz_core.c>`) and `<IfModule mod_access_compat.c>`, innermost
+  // first.
   const ranges: Array<{ start: number; end: number; node: unknown }> = [];
   const addRange = (start: number, end: number, node: unknown) => ranges.push({ start, end, node });
-  const limits = new Set<SectionNode>();
+  const wrappers = new Set<SectionNode>();
   for (const n of removed) {
-    const lim = limitOf(n as DirectiveNode, s);
-    if (lim) limits.add(lim);
+    for (let p = (n as DirectiveNode).parent; p && p !== s.section; p = p.parent) {
+      if (p.key === 'limit' || p.key === 'limitexcept' || settledWrapper(p)) wrappers.add(p);
+    }
   }
-  for (const lim of limits) if (!hasContent(lim, removed)) removed.add(lim);
+  for (const w of [...wrappers].sort((a, b) => b.depth - a.depth)) if (!hasContent(w, removed)) removed.add(w);
   for (const n of removed) {
     const node = n as DirectiveNode | SectionNode;
     if (node.type === 'section') addRange(node.open.lineStart, node.close?.lineEnd ?? node.open.lineEnd, node);
@@ -866,6 +886,28 @@ function onView(view: View | null, edits: readonly OffsetEdit[]): Reading | null
 // ---------------------------------------------------------------------------------------------
 // The plan
 
+/**
+ * The scopes holding lines that the original's model cannot account for: access lines that only
+ * the server without mod_access_compat reads (`<IfModule !mod_access_compat.c>`), and auth
+ * settings or SetEnvIf lines that only the server with it reads. The original's model, which
+ * makes the groups and the request points, holds nothing of the first kind, and the second kind
+ * may sit in a section outside every group. (Host rules and Require lines that only the original
+ * reads are in the group's sections, and the check reads them there.)
+ */
+function scopesReadDifferently(doc: ConfigDocument, model: AccessModel): Scope[] {
+  const out = new Set<Scope>();
+  for (const d of doc.directives) {
+    if (!d.parent || !isAccessKey(d.key) || !readDependsOnCompat(d.parent)) continue;
+    const onlyOriginal = readersInside(d.parent).has('httpd24compat');
+    if (onlyOriginal && (COMPAT_OR_REQUIRE.test(d.key))) continue;
+    let sc: Scope | undefined;
+    for (let p: SectionNode | null = d.parent; p && !sc; p = p.parent) sc = model.scopeOfSection.get(p);
+    out.add(sc ?? model.scopes[0]);
+  }
+  return [...out];
+}
+const COMPAT_OR_REQUIRE = /^(order|allow|deny|satisfy|require|authmerging)$/;
+
 function groupsOf(model: AccessModel): Scope[][] {
   const act = model.scopes.filter(decidesAccess);
   // Union-find over indices (typed array, path halving): the pair loop below is quadratic in the
@@ -951,6 +993,7 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
     byScope.set(s, sp);
   }
   let reread = 0;
+  const splitScopes = scopesReadDifferently(doc, model);
   for (const group of groupsOf(model)) {
     const compat = group.filter((s) => s.compat);
     const fail = (reason: string) => {
@@ -972,6 +1015,11 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
     const wrapped = group.find((s) => [...(s.compat?.directives ?? []), ...(s.authz?.directives ?? [])].some((d) => inCondWrapper(d, s)));
     if (wrapped) {
       fail(`some access lines of ${scopeLabel(wrapped)} sit inside a conditional block (<IfModule>, <IfDefine>…), which a rewrite would have to split.`);
+      continue;
+    }
+    const split = splitScopes.find((y) => !y.section || group.some((s) => s === y || scopesOverlap(s, y)));
+    if (split) {
+      fail(`${scopeLabel(split)} holds access lines that httpd reads only while mod_access_compat is loaded, or only once it is not (<IfModule [!]mod_access_compat.c>): the two servers read different rules there.`);
       continue;
     }
     const ps = pointsFor(model, group);
@@ -1034,7 +1082,7 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
     for (const x of compat) byScope.get(x)!.exact = { title: titleFor(chosen.edits, x), edits };
   }
   plan.notes = accessNotes(doc, ctx, model);
-  addNaive(doc, ctx, model, plan, byScope, unit, options);
+  addNaive(doc, ctx, model, plan, byScope, unit, options, splitScopes);
   void options.mode;
   return plan;
 }
@@ -1095,7 +1143,7 @@ function dirLevelForm(doc: ConfigDocument, x: Scope, unit: string): { title: str
   };
 }
 
-function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, plan: MigrationPlan, byScope: Map<Scope, SectionPlan>, unit: string, options: PlanOptions): void {
+function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, plan: MigrationPlan, byScope: Map<Scope, SectionPlan>, unit: string, options: PlanOptions, splitScopes: readonly Scope[]): void {
   const mode = options.mode ?? 'preserve';
   const perPoint = options.clientsPerPoint === true;
   const naiveReread = { left: NAIVE_REREAD_BUDGET };
@@ -1138,7 +1186,11 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
     // Each check re-reads the rewritten file, or its projection for x's group: past the budget the
     // naive fix is still offered (never as preferred), marked as not checked.
     let changes: { short: string; long: string } | null = NOT_CHECKED;
-    if (naiveReread.left >= 0 && naiveScopes.left >= 0) {
+    // Lines only one of the two servers reads are not in the original's model: what the naive
+    // rewrite changes cannot be worked out from it.
+    const split = splitScopes.some((y) => !y.section || y === x || scopesOverlap(x, y));
+    if (split) changes = NOT_CHECKED_SPLIT;
+    else if (naiveReread.left >= 0 && naiveScopes.left >= 0) {
       naiveScopes.left -= 4 * model.scopes.length;
       const group = model.scopes.filter((s) => decidesAccess(s) && (s === x || scopesOverlap(s, x)));
       const full = pointsFor(model, group, 512);
@@ -1163,6 +1215,10 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
 }
 
 const NOT_CHECKED = { short: 'not checked', long: 'Not checked against the rest of this file: it has more access sections than one pass re-reads.' };
+const NOT_CHECKED_SPLIT = {
+  short: 'not checked',
+  long: 'Not checked against the rest of this file: an overlapping section holds access lines that httpd reads only with mod_access_compat loaded, or only without it.',
+};
 
 /**
  * What the naive rewrite of a section changes, read on the projection or on the whole file; with

@@ -171,3 +171,64 @@ export function only22Inside(section: SectionNode | null): boolean {
   const r = readersInside(section);
   return !r.has('httpd24') && !r.has('httpd24compat');
 }
+
+/**
+ * Whether both 2.4 servers (with and without mod_access_compat) certainly read what a section
+ * holds, judging by its own condition only: `<IfModule mod_authz_core.c>`, `<IfModule
+ * !mod_access.c>`, `<IfVersion >= 2.4>` and the like. False for any other section, for a test of
+ * mod_access_compat itself (the two servers differ on it), for a module this file cannot know
+ * about (it may or may not be loaded), and for a version test some 2.4 releases fail.
+ */
+export function readBy24Surely(section: SectionNode): boolean {
+  if (section.key === 'ifmodule') {
+    if (section.args.length !== 1) return false;
+    const arg = section.args[0].value;
+    const neg = arg.startsWith('!');
+    const k = moduleKey(neg ? arg.slice(1) : arg);
+    if (ONLY_24.has(k)) return !neg;
+    if (ONLY_22.has(k)) return neg;
+    return false;
+  }
+  if (section.key === 'ifversion') {
+    const args = section.args.map((a) => a.value);
+    let op = '=';
+    let ver: string | undefined;
+    if (args.length === 2) [op, ver] = args;
+    else if (args.length === 1) {
+      const m = /^(<=|>=|<|>)?(.*)$/.exec(args[0])!;
+      op = m[1] ?? '=';
+      ver = m[2];
+    } else return false;
+    if (!ver || !/^\d+(\.\d+){0,2}$/.test(ver)) return false;
+    const v = ver.split('.').map(Number);
+    // Every 2.4 release from 2.4.0 to 2.4.999 must pass; the comparisons are monotonic, so the
+    // two ends decide.
+    const lo = [2, 4, 0];
+    const hi = [2, 4, 999];
+    switch (op) {
+      case '>=': return cmpVersion(lo, v) >= 0;
+      case '>': return cmpVersion(lo, v) > 0;
+      case '<=': return cmpVersion(hi, v) <= 0;
+      case '<': return cmpVersion(hi, v) < 0;
+      default: return false;
+    }
+  }
+  return false;
+}
+
+/**
+ * True when one 2.4 server reads what a section holds and the other does not: the section sits
+ * in `<IfModule mod_access_compat.c>` or `<IfModule !mod_access_compat.c>` (or both kinds of
+ * server are told apart some other way). Unloading mod_access_compat changes what such lines do.
+ */
+export function readDependsOnCompat(section: SectionNode | null): boolean {
+  const r = readersInside(section);
+  return r.has('httpd24') !== r.has('httpd24compat');
+}
+
+/** `<IfModule mod_access_compat.c>` (or `access_compat_module`): read only while that module is loaded. */
+export function readWithCompatOnly(section: SectionNode): boolean {
+  if (section.key !== 'ifmodule' || section.args.length !== 1) return false;
+  const arg = section.args[0].value;
+  return !arg.startsWith('!') && ONLY_24_COMPAT.has(moduleKey(arg));
+}

@@ -16,6 +16,8 @@ import type { ConfigDocument, DirectiveNode, Finding, Rule } from './types';
 import { code, COMPAT_DIRECTIVES, deleteLine, in22Branch } from './scope';
 import { directivesNamed, hasDirective } from '../syntax';
 import { getModule, isHttpdModule } from '../facts';
+import { isAccessKey } from '../access';
+import { readDependsOnCompat } from '../model/guards';
 
 /** 2.2 module ids 2.4 dropped, with what replaces them. */
 const REMOVED: Record<string, { replacement: string; renamedTo?: { id: string; file: string } }> = {
@@ -97,7 +99,7 @@ export const thirdPartyModuleRule: Rule = {
 export const compatModuleRule: Rule = {
   id: 'compat-module',
   defaultSeverity: 'hint',
-  summary: '`LoadModule access_compat_module` where nothing in the file uses Order/Allow/Deny/Satisfy any more.',
+  summary: '`LoadModule access_compat_module` where nothing in the file uses Order/Allow/Deny/Satisfy any more (and no access line depends on whether the module is loaded).',
   check({ doc }) {
     const loads = loadModules(doc).filter((d) => d.args[0].value === 'access_compat_module' && !in22Branch(d));
     if (!loads.length) return [];
@@ -107,6 +109,9 @@ export const compatModuleRule: Rule = {
     if (hasDirective(doc, 'include', 'includeoptional')) return [];
     if (!doc.sections.some((s) => /^(directory|directorymatch|location|locationmatch|files|filesmatch|virtualhost)$/.test(s.key))) return [];
     if (directivesNamed(doc, ...COMPAT_DIRECTIVES).some((d) => !in22Branch(d))) return [];
+    // Lines under <IfModule [!]mod_access_compat.c> start or stop applying when the module goes:
+    // it is not "no longer needed" then, whatever the file's authors meant.
+    if (doc.directives.some((d) => isAccessKey(d.key) && readDependsOnCompat(d.parent))) return [];
     return loads.map((d) => ({
       rule: 'compat-module',
       message: 'Nothing in this configuration uses `Order`, `Allow`, `Deny` or `Satisfy` any more, so mod_access_compat is no longer needed. Unloading it also makes any 2.2 line that creeps back in fail loudly.',

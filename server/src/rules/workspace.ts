@@ -18,6 +18,8 @@ import type { Finding, DirectiveNode } from './types';
 import { ancestors } from '../model/context';
 import { getDirective, getModule } from '../facts';
 import { deleteLine, in22Branch, isCompat, code } from './scope';
+import { isAccessKey } from '../access';
+import { readDependsOnCompat } from '../model/guards';
 
 /** Modules compiled into httpd by the common builds (Debian, Red Hat, the default `configure`). */
 const STATIC = new Set(['core', 'http_core', 'mod_so', 'mod_watchdog', 'mpm_common', 'mod_log_config', 'mod_logio', 'mod_version', 'mod_unixd', 'mod_systemd']);
@@ -48,6 +50,8 @@ export function checkConfiguration(graph: ConfigGraph): WorkspaceFinding[] {
         if (d.args[0].value === 'access_compat_module' && !in22Branch(d)) compatLoads.push({ path: f.path, d });
       }
       if (isCompat(d) && !in22Branch(d)) compatUsed = true;
+      // A line under <IfModule [!]mod_access_compat.c> starts or stops applying when the module goes.
+      if (isAccessKey(d.key) && readDependsOnCompat(d.parent)) compatUsed = true;
     }
   }
   if (!loads) return out;
