@@ -261,6 +261,16 @@ const RAW_CASES: MigrationCase[] = [
     config: `${dir('<IfModule mod_access_compat.c>\nAuthType Basic\nAuthName "x"\nAuthUserFile "@USERS@"\n</IfModule>', '/')}\n${dir('Order deny,allow\nDeny from all\nAllow from 127.0.0.2\nRequire valid-user\nSatisfy any')}`,
     exact: false,
   },
+  // <IfDirective Order> holds only while mod_access_compat is loaded; <IfDirective !Order> only once it is not.
+  {
+    id: 'd14-ifdirective-order', why: 'host rules under <IfDirective Order> beside Require all granted',
+    config: dir('Require all granted\n<IfDirective Order>\nOrder deny,allow\nDeny from all\nAllow from 127.0.0.2\n</IfDirective>'),
+  },
+  {
+    id: 'd15-ifdirective-not-order', why: 'a Require under <IfDirective !Order> overlapping host rules: refused',
+    config: `${loc('/sub', '<IfDirective !Order>\nRequire ip 127.0.0.2\n</IfDirective>')}\n${files('a.html', 'Order allow,deny\nDeny from all')}`,
+    exact: false,
+  },
   // 160 locations, each with its own networks, under a Directory with host rules: one group whose
   // shared client classes times request points pass the check budget (466,578 evaluations), so
   // the check works out classes point by point.

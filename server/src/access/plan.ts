@@ -1019,7 +1019,7 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
     }
     const split = splitScopes.find((y) => !y.section || group.some((s) => s === y || scopesOverlap(s, y)));
     if (split) {
-      fail(`${scopeLabel(split)} holds access lines that httpd reads only while mod_access_compat is loaded, or only once it is not (<IfModule [!]mod_access_compat.c>): the two servers read different rules there.`);
+      fail(`${scopeLabel(split)} holds access lines that httpd reads only while mod_access_compat is loaded, or only once it is not (<IfModule [!]mod_access_compat.c>, <IfDirective [!]Order>): the two servers read different rules there.`);
       continue;
     }
     const ps = pointsFor(model, group);

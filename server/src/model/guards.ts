@@ -1,6 +1,6 @@
 /**
- * Which httpd versions read a node, judging by the <IfModule> and <IfVersion>
- * sections around it. Many files carry a 2.2 branch and a 2.4 branch side by
+ * Which httpd versions read a node, judging by the <IfModule>, <IfVersion> and
+ * <IfDirective> sections around it. Many files carry a 2.2 branch and a 2.4 branch side by
  * side (`<IfModule !mod_authz_core.c>` … `<IfModule mod_authz_core.c>`); the
  * 2.2 branch is never read by 2.4 and must not be reported as if it were.
  */
@@ -102,6 +102,26 @@ function versionReaders(args: string[]): Set<Reader> {
   return out;
 }
 
+/** Directives only mod_access_compat registers in 2.4, and one every 2.4 server has. */
+const COMPAT_DIRECTIVE_NAMES = new Set(['order', 'allow', 'deny', 'satisfy']);
+
+/**
+ * The readers of `<IfDirective [!]name>` (2.4.34 and later) for the names whose presence tells
+ * the servers apart: the host-rule directives exist only with mod_access_compat, `Require` in every
+ * 2.4 server. Any other name: everyone (whether its module is loaded is not known here).
+ */
+function directiveReaders(arg: string): Set<Reader> {
+  const neg = arg.startsWith('!');
+  const k = (neg ? arg.slice(1) : arg).toLowerCase();
+  let yes: Reader[];
+  if (COMPAT_DIRECTIVE_NAMES.has(k)) yes = ['httpd24compat'];
+  else if (k === 'require') yes = ['httpd24compat', 'httpd24'];
+  else return new Set(ALL_READERS);
+  // 2.2 has no <IfDirective> at all (it refuses to start): it reads neither branch.
+  if (!neg) return new Set(yes);
+  return new Set((['httpd24compat', 'httpd24'] as Reader[]).filter((r) => !yes.includes(r)));
+}
+
 /** Which servers read a node inside the given chain of sections (innermost first or any order). */
 export function readersOf(sections: readonly SectionNode[]): Set<Reader> {
   let set = new Set<Reader>(ALL_READERS);
@@ -109,6 +129,7 @@ export function readersOf(sections: readonly SectionNode[]): Set<Reader> {
     let r: Set<Reader> | null = null;
     if (s.key === 'ifmodule' && s.args.length >= 1) r = moduleReaders(s.args[0].value);
     else if (s.key === 'ifversion') r = versionReaders(s.args.map((a) => a.value));
+    else if (s.key === 'ifdirective' && s.args.length === 1) r = directiveReaders(s.args[0].value);
     if (r) set = new Set([...set].filter((x) => r!.has(x)));
   }
   return set;
@@ -148,8 +169,8 @@ export function readersInside(section: SectionNode | null): ReadonlySet<Reader> 
   }
   for (let i = chain.length - 1; i >= 0; i--) {
     const s = chain[i];
-    // Only <IfModule> and <IfVersion> narrow the readers; any other section reads as its parent.
-    const guard = s.key === 'ifmodule' || s.key === 'ifversion';
+    // Only <IfModule>, <IfVersion> and <IfDirective> narrow the readers; any other section reads as its parent.
+    const guard = s.key === 'ifmodule' || s.key === 'ifversion' || s.key === 'ifdirective';
     const own = guard ? readersOf([s]) : EVERY_READER;
     if (own.size !== ALL_READERS.length) {
       const outer = r;
@@ -189,6 +210,11 @@ export function readBy24Surely(section: SectionNode): boolean {
     if (ONLY_22.has(k)) return neg;
     return false;
   }
+  if (section.key === 'ifdirective') {
+    if (section.args.length !== 1) return false;
+    const r = directiveReaders(section.args[0].value);
+    return r.size !== ALL_READERS.length && r.has('httpd24') && r.has('httpd24compat');
+  }
   if (section.key === 'ifversion') {
     const args = section.args.map((a) => a.value);
     let op = '=';
@@ -226,9 +252,11 @@ export function readDependsOnCompat(section: SectionNode | null): boolean {
   return r.has('httpd24') !== r.has('httpd24compat');
 }
 
-/** `<IfModule mod_access_compat.c>` (or `access_compat_module`): read only while that module is loaded. */
+/** `<IfModule mod_access_compat.c>` (or `access_compat_module`, or `<IfDirective Order>`): read only while that module is loaded. */
 export function readWithCompatOnly(section: SectionNode): boolean {
-  if (section.key !== 'ifmodule' || section.args.length !== 1) return false;
+  if (section.args.length !== 1) return false;
   const arg = section.args[0].value;
+  if (section.key === 'ifdirective') return !arg.startsWith('!') && COMPAT_DIRECTIVE_NAMES.has(arg.toLowerCase());
+  if (section.key !== 'ifmodule') return false;
   return !arg.startsWith('!') && ONLY_24_COMPAT.has(moduleKey(arg));
 }
