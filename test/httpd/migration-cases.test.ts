@@ -271,6 +271,24 @@ const RAW_CASES: MigrationCase[] = [
     config: `${loc('/sub', '<IfDirective !Order>\nRequire ip 127.0.0.2\n</IfDirective>')}\n${files('a.html', 'Order allow,deny\nDeny from all')}`,
     exact: false,
   },
+  // FreeIPA's ipa.conf (2014): a password on the whole URL space, host rules with Satisfy Any
+  // that open some Locations and the directories aliased into it, and a password-protected CGI
+  // directory. The directories' `Require all granted` only holds under the Location's password
+  // with AuthMerging Or, and the CGI directory's Require is the same as the Location's.
+  {
+    id: 'w27-freeipa',
+    why: 'Location password + Satisfy Any openings, with aliases',
+    config: [
+      'Alias /sub/pub "@DOCROOT@/pub"',
+      'Alias /sub/cgi "@DOCROOT@/cgi"',
+      loc('/sub', `${BASIC}\nRequire valid-user`),
+      loc('/sub/open', 'Satisfy Any\nOrder Deny,Allow\nAllow from all'),
+      dir('AllowOverride None\nSatisfy Any\nAllow from all', '@DOCROOT@/pub'),
+      dir(`${BASIC}\nRequire valid-user`, '@DOCROOT@/cgi'),
+    ].join('\n'),
+    files: { 'sub/open/a.html': 'a\n', 'pub/a.html': 'a\n', 'cgi/a.html': 'a\n' },
+    paths: ['/index.html', '/sub/a.html', '/sub/open/a.html', '/sub/pub/a.html', '/sub/cgi/a.html', '/pub/a.html', '/cgi/a.html'],
+  },
   // 160 locations, each with its own networks, under a Directory with host rules: one group whose
   // shared client classes times request points pass the check budget (466,578 evaluations), so
   // the check works out classes point by point.

@@ -95,6 +95,15 @@ const ROWS: Row[] = [
     input: d('  <IfModule mod_access_compat.c>\n    AuthType Basic\n    AuthName x\n  </IfModule>\n', '/') + d('  Order deny,allow\n  Deny from all\n  Allow from 10.1\n  Require valid-user\n  Satisfy any\n'),
     output: null,
   },
+  {
+    name: 'FreeIPA: a password on /ipa, Satisfy Any openings, a CGI directory with the same Require: AuthMerging Or on /ipa',
+    input:
+      '<Location /ipa>\n  AuthType Basic\n  Require valid-user\n</Location>\n<Location /ipa/session/json>\n  Satisfy Any\n  Order Deny,Allow\n  Allow from all\n</Location>\n' +
+      'Alias /ipa/errors /usr/share/ipa/html\n' + d('  Satisfy Any\n  Allow from all\n', '/usr/share/ipa/html') + d('  AuthType Basic\n  Require valid-user\n', '/var/www/cgi-bin'),
+    output:
+      '<Location /ipa>\n  AuthType Basic\n  AuthMerging Or\n  Require valid-user\n</Location>\n<Location /ipa/session/json>\n  Require all granted\n</Location>\n' +
+      'Alias /ipa/errors /usr/share/ipa/html\n' + d('  Require all granted\n', '/usr/share/ipa/html') + d('  AuthType Basic\n  Require valid-user\n', '/var/www/cgi-bin'),
+  },
   { name: '.htaccess: the parent rules are unknown', input: 'Order deny,allow\nDeny from all\n', output: null, ctx: 'htaccess' },
   {
     name: '§8.5 allow,deny + Deny from all + Allow X is Require all denied',

@@ -425,7 +425,7 @@ function orR(list: R[]): R {
 // Candidates
 
 type XForm = 'off' | 'merge' | 'written';
-type YForm = 'keep' | 'w' | 'b';
+type YForm = 'keep' | 'w' | 'b' | 'b-any';
 
 interface Candidate {
   name: string;
@@ -547,13 +547,17 @@ function yEdit(doc: ConfigDocument, f: GroupFacts, y: Scope, form: YForm, xForms
     else nothingBefore = true;
     if (i.applied.slice(0, idx).some((a) => a.scope.authz?.root)) firstRequire = false;
   }
-  if (form === 'b') {
+  if (form === 'b' || form === 'b-any') {
     // Only the first Require section on the way, nothing in effect before it, and before it in the
     // rewrite at most the request's own T(C) (its X had no Require and nothing before it).
     // Satisfy All everywhere: AuthMerging And (T ∧ Zy). Satisfy Any with host rules that let
     // everyone in (the "open this up" idiom): X becomes `Require all granted` and AuthMerging Or
     // keeps it open (granted ∨ Zy), while requests with no X still get Zy alone.
-    if (somethingBefore || !firstRequire) return null;
+    // 'b-any' tries the same where a Require was in effect before Y too: AuthMerging joins it to
+    // Y's lines where Y used to replace it, which the check may still find the same (Y repeats
+    // it, or the points where it differs cannot occur).
+    if (form === 'b' && (somethingBefore || !firstRequire)) return null;
+    if (form === 'b-any' && !somethingBefore && firstRequire) return null;
     let allS = true;
     let openAny = true;
     for (const x of xs) {
@@ -679,6 +683,37 @@ function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean): 
       edits.set(x, e);
     }
     if (ok) out.push({ name: 'spec', edits });
+    // The same with AuthMerging on the later Require sections where a Require came before them.
+    if (ok && f.ys.some((y) => !edits.has(y))) {
+      const loose = new Map(edits);
+      const newly = new Set<Scope>();
+      for (const y of f.ys) {
+        if (edits.has(y)) continue;
+        const e = yEdit(doc, f, y, 'b-any', xForms);
+        if (e) {
+          loose.set(y, e);
+          newly.add(y);
+        }
+      }
+      if (newly.size) {
+        // An X that kept what was in force before it ('merge') writes it out when a Y before it changed.
+        let ok2 = true;
+        for (const x of f.compat) {
+          if (xForms.get(x) !== 'merge') continue;
+          const pSame = f.infos
+            .filter((i) => i.x === x)
+            .every((i) => i.applied.slice(0, i.applied.findIndex((a) => a.scope === x)).every((a) => !newly.has(a.scope)));
+          if (pSame) continue;
+          const e = xEdit(doc, f, x, 'written', authNone);
+          if (!e) {
+            ok2 = false;
+            break;
+          }
+          loose.set(x, e);
+        }
+        if (ok2) out.push({ name: 'spec-merging', edits: loose });
+      }
+    }
   }
   // 2. Off everywhere with P written out, T(C) copied into the later Require sections.
   {
