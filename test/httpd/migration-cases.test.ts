@@ -98,6 +98,9 @@ const RAW_CASES: MigrationCase[] = [
   { id: 'e06-env-mixed', why: '§8.2 allow,deny with env and ip atoms', config: `${ENV}\n${dir('Order allow,deny\nAllow from env=FLAG 127.0.0.2\nDeny from 127.0.0.3')}`, headers: ENVH },
   { id: 'e07-env-da-a-d', why: '§8.2 deny,allow A and D with a negated env atom', config: `${ENV}\n${dir('Order deny,allow\nAllow from env=!FLAG\nDeny from 127.0.0')}`, headers: ENVH },
   { id: 'e08-env-remote-addr', why: '§2.3 SetEnvIf Remote_Addr', config: `SetEnvIf Remote_Addr "^127\\.0\\.0\\.3$" FLAG\n${dir('Order allow,deny\nAllow from all\nDeny from env=FLAG')}` },
+  { id: 'e09-setenvif-in-dir', why: '§2.3 SetEnvIf inside the Directory it guards', config: dir('SetEnvIf X-Flag ^yes FLAG\nOrder allow,deny\nAllow from all\nDeny from env=FLAG'), headers: ENVH },
+  { id: 'e10-setenvif-in-location', why: '§2.3 SetEnvIf in a Location read after the Directory', config: `${dir('Order deny,allow\nDeny from all\nAllow from env=FLAG')}\n${loc('/sub', 'SetEnvIf X-Flag ^yes FLAG')}`, headers: ENVH },
+  { id: 'e11-setenvifnocase', why: '§2.3 SetEnvIfNoCase and BrowserMatch', config: `SetEnvIfNoCase X-Flag ^YES FLAG\nBrowserMatch ^oracle-never NEVER\n${dir('Order allow,deny\nAllow from env=FLAG\nAllow from env=NEVER')}`, headers: ENVH },
   // hosts
   { id: 'h01-allow-localhost', why: '§8.5 Allow from localhost', config: dir('Order deny,allow\nDeny from all\nAllow from localhost') },
   { id: 'h02-deny-localhost', why: '§8.2 Deny with a host', config: dir('Order allow,deny\nAllow from all\nDeny from localhost') },

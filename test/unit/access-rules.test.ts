@@ -204,6 +204,21 @@ describe('dead-require: only what the file proves', () => {
       dead: ['Require ip 10.1'],
     },
     {
+      name: 'a Require all granted in the other branch of <IfFile> decides nothing (zoph\'s apache.conf)',
+      text: L('<Directory /srv>', '  <IfFile includes/ldap.conf>', '    Require valid-user', '  </IfFile>', '  <IfFile !includes/ldap.conf>', '    Require all granted', '  </IfFile>', '</Directory>'),
+      dead: [],
+    },
+    {
+      name: 'the same with a quoted path and <IfDefine>',
+      text: L('<Directory /srv>', '  <IfFile "/etc/x">', '    <IfDefine LDAP>', '      Require valid-user', '    </IfDefine>', '  </IfFile>', '  <IfFile !"/etc/x">', '    Require all granted', '  </IfFile>', '</Directory>'),
+      dead: [],
+    },
+    {
+      name: 'a Require all granted read by every 2.4 server beside a password: the password never matters (ocsinventory, xymon)',
+      text: L('<Location /soap>', '  <IfModule mod_authz_core.c>', '    Require all granted', '  </IfModule>', '  AuthType Basic', '  <IfModule mod_authz_core.c>', '    Require user soap', '  </IfModule>', '</Location>'),
+      dead: ['Require user soap'],
+    },
+    {
       name: 'host rules guarded by IfModule mod_access_compat.c beside Require: the usual dual setup',
       text: L('<Location /x>', '  Require all granted', '  <IfModule mod_access_compat.c>', '    Order deny,allow', '    Allow from all', '    Satisfy any', '  </IfModule>', '</Location>'),
       dead: [],

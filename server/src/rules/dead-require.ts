@@ -6,8 +6,8 @@
  * hosts that let everyone in).
  *
  * The engine's notes are filtered to what can be shown from the file's structure alone:
- * - a repeated line counts only when some server reads both copies (not two branches of
- *   `<IfModule X>` / `<IfModule !X>`);
+ * - a repeated line, or one a sibling decides, counts only when some server reads both (not
+ *   two branches of `<IfModule X>` / `<IfModule !X>`, `<IfFile>`, `<IfDefine>`…);
  * - "replaced by a later section" only when that section certainly applies to every request of
  *   this one: the same kind of section with the same literal path, later in the file, or
  *   `<Location />`;
@@ -48,7 +48,7 @@ export const deadRequireRule: Rule = {
     const out: Finding[] = [];
     for (const n of notesOf(ctx, 'dead-require')) {
       const node = nodeAt(doc, n.start);
-      if (n.kind === 'duplicate' && n.related?.[0]) {
+      if ((n.kind === 'duplicate' || n.kind === 'decided-by-sibling') && n.related?.[0]) {
         const first = nodeAt(doc, n.related[0].start);
         if (node && first && !coRead(node, first, 'httpd24') && !coRead(node, first, 'httpd24compat')) continue;
       }

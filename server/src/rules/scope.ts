@@ -68,20 +68,26 @@ export function codeLine(s: string, max = 80): string {
   return code(cut.trimEnd() + ' …');
 }
 
-/** The `<IfModule>` and `<IfDefine>` tests around a node: key → required truth. */
+/** Tests whose `!` form holds exactly when the plain form does not. */
+const TESTS = new Set(['ifmodule', 'ifdefine', 'iffile', 'ifdirective', 'ifsection']);
+
+/** The `<IfModule>`, `<IfDefine>`, `<IfFile>`, `<IfDirective>` and `<IfSection>` tests around a node: key → required truth. */
 function conditions(node: { parent: SectionNode | null }): Map<string, boolean> {
   const out = new Map<string, boolean>();
   for (const s of ancestors(node)) {
-    if ((s.key !== 'ifmodule' && s.key !== 'ifdefine') || !s.args.length) continue;
+    if (!TESTS.has(s.key) || !s.args.length) continue;
     let arg = s.args[0].value;
     const neg = arg.startsWith('!');
     if (neg) arg = arg.slice(1);
-    let k = arg.toLowerCase();
+    // `<IfFile !"path">`: the quotes follow the `!`, so the word keeps them.
+    if (arg.length >= 2 && (arg[0] === '"' || arg[0] === "'") && arg.endsWith(arg[0])) arg = arg.slice(1, -1);
+    let k: string;
     if (s.key === 'ifmodule') {
       // mod_version.c, version_module and mod_version name the same module.
-      k = k.replace(/\.c$/, '').replace(/^mod_/, '').replace(/_module$/, '');
-      k = 'module:' + k;
-    } else k = 'define:' + arg;
+      k = 'module:' + arg.toLowerCase().replace(/\.c$/, '').replace(/^mod_/, '').replace(/_module$/, '');
+    } else if (s.key === 'ifdefine') k = 'define:' + arg;
+    else if (s.key === 'iffile') k = 'file:' + arg;
+    else k = `${s.key}:${arg.toLowerCase()}`;
     out.set(k, !neg);
   }
   return out;
@@ -89,8 +95,9 @@ function conditions(node: { parent: SectionNode | null }): Map<string, boolean> 
 
 /**
  * True when some server reads both nodes: the same kind of server reads
- * each, and no `<IfModule X>` / `<IfModule !X>` (or `<IfDefine>`) pair puts
- * them in branches that exclude each other.
+ * each, and no `<IfModule X>` / `<IfModule !X>` pair (or `<IfDefine>`,
+ * `<IfFile>`, `<IfDirective>`, `<IfSection>`) puts them in branches that
+ * exclude each other.
  */
 export function coRead(a: { parent: SectionNode | null }, b: { parent: SectionNode | null }, reader: Reader = 'httpd24compat'): boolean {
   if (!readers(a).has(reader) || !readers(b).has(reader)) return false;
