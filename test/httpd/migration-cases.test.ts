@@ -292,6 +292,21 @@ const RAW_CASES: MigrationCase[] = [
     files: { 'sub/open/a.html': 'a\n', 'pub/a.html': 'a\n', 'cgi/a.html': 'a\n' },
     paths: ['/index.html', '/sub/a.html', '/sub/open/a.html', '/sub/pub/a.html', '/sub/cgi/a.html', '/pub/a.html', '/cgi/a.html'],
   },
+  // Whole sections under <IfDefine>: the oracle runs httpd without -DNEVER. The rewrite must hold
+  // whether the name is defined or not: the engine checks both ways.
+  {
+    id: 'd16-ifdefine-p-copied', why: 'P from a section under <IfDefine NEVER> would be copied into a later one: refused',
+    config: `${dir('Order allow,deny\nAllow from all', '/')}\n<IfDefine NEVER>\n${dir(`${BASIC}\nRequire valid-user`)}\n</IfDefine>\n${dir('Order deny,allow\nDeny from all\nAllow from 127.0.0.2', SUB)}`,
+    exact: false,
+  },
+  {
+    id: 'd17-ifdefine-both-ways', why: 'sections under <IfDefine NEVER> and <IfDefine !NEVER>: rewritten, exact both ways',
+    config: `<IfDefine !NEVER>\n${dir('Order deny,allow\nDeny from all\nAllow from 127.0.0.2')}\n</IfDefine>\n<IfDefine NEVER>\n${loc('/sub', 'Require ip 127.0.0.3')}\n</IfDefine>\n<IfDefine !NEVER>\n${loc('/sub', 'Require all granted')}\n</IfDefine>`,
+  },
+  {
+    id: 'd18-ifdefine-whole-group', why: 'every section of the group under the same <IfDefine !NEVER>',
+    config: `<IfDefine !NEVER>\n${dir('Order deny,allow\nDeny from all\nAllow from 127.0.0.2')}\n${loc('/sub', 'Require ip 127.0.0.2 127.0.0.3')}\n</IfDefine>`,
+  },
   // 160 locations, each with its own networks, under a Directory with host rules: one group whose
   // shared client classes times request points pass the check budget (466,578 evaluations), so
   // the check works out classes point by point.
@@ -374,6 +389,8 @@ export function engineRequest(r: OracleRequestFor): Request {
     groups: GROUPS,
     headers: r.headers,
     documentRoot: FAKE_ROOT,
+    // The oracle starts httpd with -DFOREGROUND and nothing else.
+    defines: ['FOREGROUND'],
   };
 }
 

@@ -50,6 +50,13 @@ const ROWS: Array<[string, string, Partial<Request>, number | null, boolean?]> =
   ['<If> false', `${d('Require all granted')}<If "-n %{HTTP:X-K}">\nRequire all denied\n</If>\n`, {}, 200, false],
   ['unknown provider leaves the result unknown', d('Require expr "%{TIME_HOUR} -gt 12"'), {}, null, false],
   ['expr beside all granted is still decided', d('Require all granted\nRequire expr "%{TIME_HOUR} -gt 12"'), {}, 200, false],
+  // <IfX a> and <IfX !a>: exactly one is read. Both ways are worked out; the answer is known only when they agree.
+  ['<IfDefine X> / <IfDefine !X> that differ: unknown', `<IfDefine X>\n${d('Require all denied')}</IfDefine>\n<IfDefine !X>\n${d('Require all granted')}</IfDefine>\n`, {}, null, false],
+  ['the same with -D X given', `<IfDefine X>\n${d('Require all denied')}</IfDefine>\n<IfDefine !X>\n${d('Require all granted')}</IfDefine>\n`, { defines: ['X'] }, 403, false],
+  ['the same with no -D X', `<IfDefine X>\n${d('Require all denied')}</IfDefine>\n<IfDefine !X>\n${d('Require all granted')}</IfDefine>\n`, { defines: [] }, 200, false],
+  ['<IfFile> branches that agree: known', d(`<IfFile /etc/a>\nRequire ip 10.0.0.0/8\n</IfFile>\n<IfFile !/etc/a>\nRequire ip 10.0.0.0/8\n</IfFile>`), { ip: '10.1.1.1' }, 200, false],
+  ['<IfFile> branches that differ (zoph): unknown', d(`${BASIC}<IfFile inc/ldap.conf>\nRequire valid-user\n</IfFile>\n<IfFile !inc/ldap.conf>\nRequire all granted\n</IfFile>`), {}, null, false],
+  ['a module the file loads first settles <IfModule>', `LoadModule foo_module m.so\n<IfModule mod_foo.c>\n${d('Require all denied')}</IfModule>\n<IfModule !mod_foo.c>\n${d('Require all granted')}</IfModule>\n`, {}, 403, false],
 ];
 
 describe('access evaluate: explain', () => {

@@ -104,6 +104,26 @@ const ROWS: Row[] = [
       '<Location /ipa>\n  AuthType Basic\n  AuthMerging Or\n  Require valid-user\n</Location>\n<Location /ipa/session/json>\n  Require all granted\n</Location>\n' +
       'Alias /ipa/errors /usr/share/ipa/html\n' + d('  Require all granted\n', '/usr/share/ipa/html') + d('  AuthType Basic\n  Require valid-user\n', '/var/www/cgi-bin'),
   },
+  {
+    name: 'a section under <IfDefine X> would lend its Require to a later one: checked both ways, no rewrite',
+    input: d('  Order allow,deny\n  Allow from all\n', '/') + '<IfDefine X>\n' + d('  AuthType Basic\n  Require valid-user\n') + '</IfDefine>\n' + d('  Order deny,allow\n  Deny from all\n  Allow from 10.1\n', '/srv/a/sub'),
+    output: null,
+  },
+  {
+    name: 'every section of the group under the same <IfDefine X>: rewritten',
+    input: '<IfDefine X>\n' + d('  Order deny,allow\n  Deny from all\n  Allow from 10.1\n') + '<Location /sub>\n  Require ip 10.1 10.2\n</Location>\n</IfDefine>\n',
+    output: '<IfDefine X>\n' + d('  Require ip 10.1\n') + '<Location /sub>\n  AuthMerging And\n  Require ip 10.1 10.2\n</Location>\n</IfDefine>\n',
+  },
+  {
+    name: '<IfModule mod_authz_host.c> after the file loads authz_host_module is read as holding',
+    input: 'LoadModule authz_host_module m.so\n' + d('  Order deny,allow\n  Deny from all\n', '/') + '<IfModule mod_authz_host.c>\n<FilesMatch "^\\.ht">\n  Order allow,deny\n  Deny from all\n</FilesMatch>\n</IfModule>\n',
+    output: 'LoadModule authz_host_module m.so\n' + d('  Require all denied\n', '/') + '<IfModule mod_authz_host.c>\n<FilesMatch "^\\.ht">\n  Require all denied\n</FilesMatch>\n</IfModule>\n',
+  },
+  {
+    name: 'BrowserMatch for gzip in <IfModule mod_deflate.c> does not stop the rewrite (no access line tests its variables)',
+    input: '<Location /eg>\n  Allow from all\n  <IfModule mod_deflate.c>\n    BrowserMatch ^Mozilla/4 gzip-only-text/html\n  </IfModule>\n</Location>\n',
+    output: '<Location /eg>\n  Require all granted\n  <IfModule mod_deflate.c>\n    BrowserMatch ^Mozilla/4 gzip-only-text/html\n  </IfModule>\n</Location>\n',
+  },
   { name: '.htaccess: the parent rules are unknown', input: 'Order deny,allow\nDeny from all\n', output: null, ctx: 'htaccess' },
   {
     name: '§8.5 allow,deny + Deny from all + Allow X is Require all denied',

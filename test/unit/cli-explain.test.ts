@@ -42,6 +42,7 @@ describe('CLI explain', () => {
     );
     fs.mkdirSync(path.join(dir, 'conf.d'));
     fs.writeFileSync(path.join(dir, 'conf.d', 'old.conf'), '<Location /old>\n  Order allow,deny\n  Allow from 192.0.2.0/24\n</Location>\n');
+    fs.writeFileSync(path.join(dir, 'conf.d', 'lock.conf'), '<IfDefine LOCKED>\n  <Location /maint>\n    Require all denied\n  </Location>\n</IfDefine>\n<IfDefine !LOCKED>\n  <Location /maint>\n    Require all granted\n  </Location>\n</IfDefine>\n');
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -54,6 +55,9 @@ describe('CLI explain', () => {
     { name: 'an included file decides, and the step names it', args: ['--url', '/old/', '--from', '198.51.100.7'], status: 403, decision: 'denied', stepFile: path.join('conf.d', 'old.conf'), stepLine: 2 },
     { name: 'the included file lets its network in', args: ['--url', '/old/', '--from', '192.0.2.9'], status: 200, decision: 'granted' },
     { name: '.htaccess under --docroot is read', args: ['--url', '/sub/a.html', '--from', '192.0.2.9', '--docroot', 'www'], status: 403, decision: 'denied', stepFile: path.join('www', 'sub', '.htaccess'), stepLine: 1 },
+    { name: '<IfDefine X> and <IfDefine !X> that disagree: unknown without -D', args: ['--url', '/maint/x'], status: null, decision: 'unknown' },
+    { name: '-D LOCKED settles it', args: ['--url', '/maint/x', '-D', 'LOCKED'], status: 403, decision: 'denied' },
+    { name: '--define OTHER: LOCKED is not defined', args: ['--url', '/maint/x', '--define', 'OTHER'], status: 200, decision: 'granted' },
     { name: '.htaccess lets its network in', args: ['--url', '/sub/a.html', '--from', '10.1.2.3', '--docroot', 'www'], status: 200, decision: 'granted' },
   ];
   for (const c of cases) {

@@ -8,12 +8,14 @@
  * (the migration check builds it from abstract request points), and
  * `explain` takes a concrete request (URL path, client address…).
  */
-import type { ConfigDocument, DirectiveNode } from '../syntax';
+import type { ConfigDocument, DirectiveNode, SectionNode } from '../syntax';
+import { ALL_READERS, readersOf, settledByFile, testKeyOf } from '../model/guards';
 import type { FileContext } from '../model/context';
 import { inDomain, parseClient, subnetMatches, type ClientAddr, type HostToken } from './addr';
 import {
   decidesAccess,
   buildModel,
+  isAccessKey,
   inMask,
   maskOf,
   normMethod,
@@ -578,6 +580,8 @@ export interface Request {
   ifs?: Record<number, boolean>;
   /** For explain of .htaccess files: the directory the file sits in (default: every path is under it). */
   htaccessDir?: string;
+  /** The names httpd is started with `-D` (every `<IfDefine>` is then settled); unknown when absent. */
+  defines?: string[];
 }
 
 function decodePath(p: string): string {
@@ -741,8 +745,88 @@ function runSetEnv(applied: Applied[], req: Request, client: { addr: string; met
 
 /** Evaluate one concrete request against a parsed file. */
 export function explain(doc: ConfigDocument, ctx: FileContext, request: Request, options: { compat?: boolean } = {}): Evaluation {
-  const model = buildModel(doc, ctx, { reader: options.compat === false ? 'httpd24' : 'httpd24compat' });
-  return explainModel(model, request);
+  const reader = options.compat === false ? 'httpd24' : 'httpd24compat';
+  const defines = request.defines ? new Set(request.defines) : null;
+  const given = (key: string): boolean | undefined => (defines && key.startsWith('define:') ? defines.has(key.slice(7)) : undefined);
+  // A test the file cannot settle is taken as holding; but where both its forms hold access lines
+  // (`<IfFile x>` … `<IfFile !x>`), exactly one is read: each way is worked out.
+  const open = exclusiveTests(doc).filter((t) => given(t.key) === undefined);
+  if (!open.length) return explainModel(buildModel(doc, ctx, { reader, ...(defines ? { assume: given } : {}) }), request);
+  if (open.length > MAX_EXCLUSIVE_TESTS) {
+    return { status: null, decision: 'unknown', steps: [{ line: open[0].line, directive: open[0].label, effect: `the outcome depends on ${open.length} tests the editor cannot settle` }] };
+  }
+  let first: Evaluation | null = null;
+  let firstBits = 0;
+  for (let bits = 0; bits < 2 ** open.length; bits++) {
+    const assume = (key: string): boolean | undefined => {
+      const k = open.findIndex((t) => t.key === key);
+      return k >= 0 ? !!((bits >> k) & 1) : given(key);
+    };
+    const ev = explainModel(buildModel(doc, ctx, { reader, assume }), request);
+    if (!first) {
+      first = ev;
+      firstBits = bits;
+      continue;
+    }
+    if (ev.status !== first.status) {
+      // The first test whose value differs between the two readings names the dependency.
+      const k = Math.max(0, open.findIndex((_, i) => ((bits >> i) & 1) !== ((firstBits >> i) & 1)));
+      const t = open[k];
+      const holds = (bits >> k) & 1 ? ev.status : first.status;
+      const fails = (bits >> k) & 1 ? first.status : ev.status;
+      return {
+        status: null,
+        decision: 'unknown',
+        steps: [...first.steps, { line: t.line, directive: t.label, effect: `the outcome depends on this test: ${holds ?? 'unknown'} when it holds, ${fails ?? 'unknown'} when it does not` }],
+      };
+    }
+  }
+  return first!;
+}
+
+/** Beyond this many tests to work out both ways, explain says it cannot tell. */
+const MAX_EXCLUSIVE_TESTS = 5;
+
+/**
+ * The tests (`<IfDefine>`, `<IfFile>`, `<IfModule>` of a module this file cannot know about…)
+ * that appear in both forms, `<IfX a>` and `<IfX !a>`, with access lines or sections inside: each
+ * reading of the file takes exactly one of the two.
+ */
+export function exclusiveTests(doc: ConfigDocument): Array<{ key: string; line: number; label: string }> {
+  const seen = new Map<string, { pos: boolean; neg: boolean; line: number; label: string }>();
+  const settled = settledByFile(doc);
+  for (const s of doc.sections) {
+    const t = testKeyOf(s);
+    if (!t || settled(t.key) !== undefined) continue;
+    // Tests the servers' kinds settle (<IfModule mod_authz_core.c>) are read as such already.
+    if (readersOf([s]).size !== ALL_READERS.length) continue;
+    if (!holdsAccess(s)) continue;
+    const e = seen.get(t.key) ?? { pos: false, neg: false, line: s.open.line, label: `<${s.name.value}${s.args.length ? ' ' + s.args.map((a) => a.raw).join(' ') : ''}>` };
+    if (t.positive) e.pos = true;
+    else e.neg = true;
+    seen.set(t.key, e);
+  }
+  const out: Array<{ key: string; line: number; label: string }> = [];
+  for (const [key, e] of seen) if (e.pos && e.neg) out.push({ key, line: e.line, label: e.label });
+  return out;
+}
+
+const ACCESS_SECTIONS = /^(directory|directorymatch|location|locationmatch|files|filesmatch|virtualhost|if|elseif|else|require(all|any|none)|limit|limitexcept)$/;
+
+/** Whether a section holds a line that can change an access decision, or a section that can. */
+function holdsAccess(s: SectionNode): boolean {
+  const stack: SectionNode[] = [s];
+  while (stack.length) {
+    const x = stack.pop()!;
+    for (const c of x.children) {
+      if (c.type === 'directive' && isAccessKey(c.key)) return true;
+      if (c.type === 'section') {
+        if (ACCESS_SECTIONS.test(c.key)) return true;
+        stack.push(c);
+      }
+    }
+  }
+  return false;
 }
 
 export function explainModel(model: AccessModel, request: Request): Evaluation {

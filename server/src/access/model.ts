@@ -13,7 +13,7 @@
  */
 import { hasDirective, type ConfigDocument, type DirectiveNode, type SectionNode, type Token } from '../syntax';
 import type { FileContext } from '../model/context';
-import { readersInside, type Reader } from '../model/guards';
+import { readersInside, settledByFile, testKeyOf, type Reader } from '../model/guards';
 import { getProvider } from '../facts/providers';
 import { classifyHostToken, parseRequireIp, type HostToken, type Subnet } from './addr';
 
@@ -285,6 +285,13 @@ export interface ModelOptions {
    * problems. Scopes keep no other directives (no auth settings, SetEnvIf, paths): not for evaluation.
    */
   light?: boolean;
+  /**
+   * The truth of tests the file cannot settle (`<IfDefine X>`, `<IfFile path>`, `<IfModule m>`…),
+   * by key (model/guards.ts testKeyOf): a test whose key is answered reads its content only when
+   * the answer matches its form. Unanswered tests are taken as holding, except `<IfModule>` tests of
+   * modules the file loads before them (model/guards.ts settledByFile).
+   */
+  assume?: (key: string) => boolean | undefined;
 }
 
 
@@ -292,6 +299,10 @@ export interface ModelOptions {
 export function buildModel(doc: ConfigDocument, context: FileContext, options: ModelOptions = {}): AccessModel {
   const reader = options.reader ?? 'httpd24compat';
   const light = options.light === true;
+  // Tests the caller answers, else those the file settles itself (a module it loads earlier).
+  const byFile = settledByFile(doc);
+  const asked = options.assume;
+  const assume = asked ? (key: string) => asked(key) ?? byFile(key) : byFile;
   const problems: Problem[] = [];
   const scopes: Scope[] = [];
   const scopeOfSection = new Map<SectionNode, Scope>();
@@ -352,6 +363,13 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
     let r = readByParent.get(node.parent);
     if (r === undefined) {
       r = readersInside(node.parent).has(reader);
+      if (r && assume) {
+        for (let p = node.parent; p && r; p = p.parent) {
+          const t = testKeyOf(p);
+          const v = t ? assume(t.key) : undefined;
+          if (t && v !== undefined && v !== t.positive) r = false;
+        }
+      }
       readByParent.set(node.parent, r);
     }
     return r;

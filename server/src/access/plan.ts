@@ -15,7 +15,7 @@
  */
 import { applyEdits, eolOf, indentAt, parse, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
 import type { FileContext } from '../model/context';
-import { readBy24Surely, readDependsOnCompat, readersInside, readWithCompatOnly } from '../model/guards';
+import { ALL_READERS, readBy24Surely, readDependsOnCompat, readersInside, readersOf, readWithCompatOnly, settledByFile, testKeyOf } from '../model/guards';
 import {
   decidesAccess,
   isAccessKey,
@@ -31,7 +31,7 @@ import {
   type MethodSet,
   type Scope,
 } from './model';
-import { accessScopes, appliedScopes, mergeApplied, evaluateState, scopesThatApply, type Applied, type Client, type MergedState, type Tree } from './evaluate';
+import { accessScopes, appliedScopes, hasAccessEffect, mergeApplied, evaluateState, scopesThatApply, type Applied, type Client, type MergedState, type Tree } from './evaluate';
 import { scopesOverlap } from './region';
 import { accessNotes, type NoteFix, type NoteRule, type PlanNote } from './analysis';
 import { clientsFor, describeClient, pointsFor, type ClientSet, type Point, type PointSet } from './points';
@@ -250,6 +250,129 @@ function hasContent(sec: SectionNode, removed: Set<unknown>): boolean {
     if (c.type === 'section' && !removed.has(c) && hasContent(c, removed)) return true;
   }
   return false;
+}
+
+/** Directives that set variables, and the index of their first variable argument. */
+const SETS_ENV = new Map<string, number>([
+  ['setenvif', 2],
+  ['setenvifnocase', 2],
+  ['browsermatch', 1],
+  ['browsermatchnocase', 1],
+  ['setenvifexpr', 1],
+]);
+
+/**
+ * The variables access lines test (`Allow from env=X`, `Require env X`), in lower case; null when
+ * any may be (a `Require expr`).
+ */
+function envNamesTested(doc: ConfigDocument): Set<string> | null {
+  const out = new Set<string>();
+  for (const d of doc.directives) {
+    if (d.key === 'allow' || d.key === 'deny') {
+      for (const a of d.args) {
+        const v = a.value.toLowerCase();
+        if (v.startsWith('env=')) out.add(v.slice(4).replace(/^!/, ''));
+      }
+    } else if (d.key === 'require') {
+      const words = d.args.map((a) => a.value.toLowerCase());
+      const i = words[0] === 'not' ? 1 : 0;
+      if (words[i] === 'expr') return null;
+      if (words[i] === 'env') for (const w of words.slice(i + 1)) out.add(w);
+    }
+  }
+  return out;
+}
+
+/** Whether a SetEnvIf-like line sets a variable that access lines test. */
+function setsTested(d: DirectiveNode, tested: Set<string> | null): boolean {
+  if (tested === null) return true;
+  for (const a of d.args.slice(SETS_ENV.get(d.key) ?? 0)) {
+    const name = a.value.replace(/^!/, '').split('=')[0].toLowerCase();
+    if (tested.has(name)) return true;
+  }
+  return false;
+}
+
+/** A test httpd may or may not pass that holds some of a group's deciding sections and not others. */
+interface MixedTest {
+  key: string;
+  label: string;
+  /** The form the label shows: `<IfDefine X>` (true) or `<IfDefine !X>`. */
+  positive: boolean;
+}
+
+/**
+ * The tests that hold some of the sections deciding a group's requests but not others. The model
+ * reads every such test as holding; where one does not, the sections under it are gone from the
+ * original and the rewrite alike, and the rest must still agree: the check is repeated that way
+ * (checkWorlds). Sections that all sit under the same tests go or stay together.
+ */
+function mixedTests(group: Scope[], infos: PointInfo[], settled: (key: string) => boolean | undefined): MixedTest[] {
+  const scopes = new Set<Scope>(group);
+  for (const i of infos) for (const a of i.applied) if (hasAccessEffect(a.scope)) scopes.add(a.scope);
+  const count = new Map<string, { n: number; label: string; positive: boolean }>();
+  for (const s of scopes) {
+    const seen = new Set<string>();
+    for (let p = s.section?.parent ?? null; p; p = p.parent) {
+      const t = testKeyOf(p);
+      if (!t || readersOf([p]).size !== ALL_READERS.length || settled(t.key) !== undefined) continue;
+      const k = `${t.key}=${t.positive}`;
+      if (seen.has(k)) continue;
+      seen.add(k);
+      const e = count.get(k) ?? { n: 0, label: `<${p.name.value} ${p.args.map((x) => x.raw).join(' ')}> (line ${p.open.line + 1})`, positive: t.positive };
+      e.n++;
+      count.set(k, e);
+    }
+  }
+  const out = new Map<string, MixedTest>();
+  for (const [k, e] of count) {
+    if (e.n === scopes.size) continue;
+    const key = k.slice(0, k.lastIndexOf('='));
+    if (!out.has(key)) out.set(key, { key, label: e.label, positive: e.positive });
+  }
+  return [...out.values()];
+}
+
+/** The most tests worked out both ways for one group (2^n readings of the file). */
+const MAX_WORLD_TESTS = 3;
+
+/**
+ * Check a candidate (already exact with every test holding) in every other way the mixed tests
+ * can go: the original and the rewritten whole file are read with those answers, and compared at
+ * the request points of the group's sections that are still read.
+ */
+function checkWorlds(
+  doc: ConfigDocument,
+  text: string,
+  ctx: FileContext,
+  group: Scope[],
+  mixed: MixedTest[],
+  limits: CheckLimits,
+  reread: number,
+): { result: CheckResult; reread: number } {
+  let rwDoc: ConfigDocument | null = null;
+  for (let bits = 0; bits < 2 ** mixed.length; bits++) {
+    if (reread + doc.text.length + text.length > REREAD_BUDGET) {
+      return { result: { ok: false, why: 'not checked: this file has more access sections than one pass checks', limit: true }, reread };
+    }
+    reread += doc.text.length + text.length;
+    const assume = (key: string): boolean | undefined => {
+      const k = mixed.findIndex((t) => t.key === key);
+      return k >= 0 ? !!((bits >> k) & 1) : undefined;
+    };
+    const m1 = buildModel(doc, ctx, { assume });
+    const g1 = group.map((s) => (s.section ? m1.scopeOfSection.get(s.section) : m1.scopes[0])).filter((s): s is Scope => !!s);
+    if (!g1.length) continue;
+    const ps = pointsFor(m1, g1);
+    if (ps.truncated) return { result: { ok: false, why: 'too many overlapping sections to check every combination of them', limit: true }, reread };
+    rwDoc ??= parse(text);
+    const r = checkCandidate(m1, { doc: rwDoc, assume }, ctx, ps.points, limits);
+    if (!r.ok) {
+      const how = mixed.map((t, i) => `${t.label} ${!!((bits >> i) & 1) === t.positive ? 'holds' : 'does not hold'}`).join(', ');
+      return { result: { ...r, why: `when ${how}: ${r.why}` }, reread };
+    }
+  }
+  return { result: { ok: true }, reread };
 }
 
 /** Build the text edits for one scope. */
@@ -764,6 +887,8 @@ interface Rewritten {
   doc: ConfigDocument;
   compat?: AccessModel;
   h24?: AccessModel;
+  /** The truth of unsettled tests the original was read with (see checkWorlds). */
+  assume?: (key: string) => boolean | undefined;
 }
 
 /** How far one check may go. */
@@ -790,9 +915,10 @@ interface CheckLimits {
  */
 function checkCandidate(original: AccessModel, rw: Rewritten, ctx: FileContext, points: Point[], limits: CheckLimits): CheckResult {
   const doc2 = rw.doc;
-  const stillCompat = (rw.compat ??= buildModel(doc2, ctx, { reader: 'httpd24compat' }));
+  const assume = rw.assume ? { assume: rw.assume } : {};
+  const stillCompat = (rw.compat ??= buildModel(doc2, ctx, { reader: 'httpd24compat', ...assume }));
   const reader = stillCompat.scopes.some((s) => s.compat) ? 'httpd24compat' : 'httpd24';
-  const m2 = reader === 'httpd24' ? (rw.h24 ??= buildModel(doc2, ctx, { reader })) : stillCompat;
+  const m2 = reader === 'httpd24' ? (rw.h24 ??= buildModel(doc2, ctx, { reader, ...assume })) : stillCompat;
   if (m2.scopes.length !== original.scopes.length) return { ok: false, why: 'the rewrite changes the section structure' };
   const newProblems = m2.problems.filter((p) => p.kind === 'invalid-require' && !original.problems.some((q) => q.message === p.message));
   if (newProblems.length) return { ok: false, why: `the rewrite would not start: ${newProblems[0].message}` };
@@ -1029,6 +1155,7 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
   }
   let reread = 0;
   const splitScopes = scopesReadDifferently(doc, model);
+  let envTested: Set<string> | null | undefined;
   for (const group of groupsOf(model)) {
     const compat = group.filter((s) => s.compat);
     const fail = (reason: string) => {
@@ -1047,7 +1174,8 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
       fail('Order/Allow/Deny/Satisfy are not allowed at the top level of a server or virtual host configuration.');
       continue;
     }
-    const wrapped = group.find((s) => [...(s.compat?.directives ?? []), ...(s.authz?.directives ?? [])].some((d) => inCondWrapper(d, s)));
+    const tested = envTested ??= envNamesTested(doc);
+    const wrapped = group.find((s) => s.directives.some((d) => isAccessKey(d.key) && inCondWrapper(d, s) && (!SETS_ENV.has(d.key) || setsTested(d, tested))));
     if (wrapped) {
       fail(`some access lines of ${scopeLabel(wrapped)} sit inside a conditional block (<IfModule>, <IfDefine>…), which a rewrite would have to split.`);
       continue;
@@ -1063,6 +1191,11 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
       continue;
     }
     const infos = ps.points.map((p) => pointInfo(model, p));
+    const mixed = mixedTests(group, infos, settledByFile(doc));
+    if (mixed.length > MAX_WORLD_TESTS) {
+      fail(`some of the sections that decide these requests sit inside ${mixed.length} tests httpd may or may not pass (${mixed[0].label}…) and others do not: too many ways to check.`);
+      continue;
+    }
     const ys = group.filter((s) => !s.compat && s.authz && infos.some((i) => i.after.includes(s)));
     const facts: GroupFacts = { model, infos, compat, ys };
     const candidates = buildCandidates(doc, facts);
@@ -1097,7 +1230,14 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
       }
       reread += on.text.length;
       const rw: Rewritten = { doc: parse(on.text) };
-      const r = checkCandidate(on.model, rw, ctx, on.points, { budget: CHECK_BUDGET, clientLimit: 20000, perPoint: options.clientsPerPoint });
+      const limits: CheckLimits = { budget: CHECK_BUDGET, clientLimit: 20000, perPoint: options.clientsPerPoint };
+      let r = checkCandidate(on.model, rw, ctx, on.points, limits);
+      if (r.ok && mixed.length) {
+        // Sections under tests httpd may fail: the rewrite must hold in each way they can go.
+        const worlds = checkWorlds(doc, text, ctx, group, mixed, limits, reread);
+        reread = worlds.reread;
+        r = worlds.result;
+      }
       if (r.ok) {
         chosen = cand;
         break;

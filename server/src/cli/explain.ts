@@ -37,6 +37,8 @@ export const EXPLAIN_HELP = `explain options (apacheconf explain FILE --url PATH
                              <VirtualHost>
   --env NAME[=VALUE]         a variable already set before the access phase
                              (repeatable)
+  --define NAME, -D NAME     a name httpd is started with (repeatable); once
+                             one is given, every <IfDefine> is settled
   --docroot DIR              the document root on disk the URL maps onto;
                              .htaccess files under it are read where
                              AllowOverride lets them in
@@ -54,6 +56,7 @@ interface ExplainOptions {
   method?: string;
   headers: Record<string, string>;
   env: Record<string, string>;
+  defines?: string[];
   docroot?: string;
   context?: FileContext;
   format: 'text' | 'json';
@@ -69,7 +72,7 @@ export function parseExplainArgs(args: readonly string[]): ExplainOptions {
       paths.push(...args.slice(i + 1));
       break;
     }
-    if (!a.startsWith('--')) {
+    if (!a.startsWith('--') && a !== '-D') {
       paths.push(a);
       continue;
     }
@@ -118,6 +121,13 @@ export function parseExplainArgs(args: readonly string[]): ExplainOptions {
         if (e === 0 || !v) throw new ExplainUsageError(`--env expects NAME or NAME=VALUE, got ${JSON.stringify(v)}`);
         if (e > 0) o.env[v.slice(0, e)] = v.slice(e + 1);
         else o.env[v] = '1';
+        break;
+      }
+      case '--define':
+      case '-D': {
+        const v = value();
+        if (!v || /\s/.test(v)) throw new ExplainUsageError(`--define expects a NAME, got ${JSON.stringify(v)}`);
+        (o.defines ??= []).push(v);
         break;
       }
       case '--docroot':
@@ -242,6 +252,7 @@ export function runExplain(args: readonly string[], io: ExplainIO, cwd: string):
     headers: o.headers,
     env: o.env,
     documentRoot: docroot,
+    ...(o.defines ? { defines: o.defines } : {}),
   };
   let result;
   try {
@@ -264,6 +275,7 @@ export function runExplain(args: readonly string[], io: ExplainIO, cwd: string):
     ...(memberOf.length ? { groups: memberOf } : {}),
     ...(Object.keys(o.headers).length ? { headers: o.headers } : {}),
     ...(Object.keys(o.env).length ? { env: o.env } : {}),
+    ...(o.defines ? { defines: o.defines } : {}),
   };
   if (o.format === 'json') {
     io.stdout.write(

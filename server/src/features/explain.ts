@@ -96,6 +96,8 @@ export interface ExplainQuery {
   documentRoot?: string;
   /** The <VirtualHost> that answers, by the offset of its open tag (wins over serverName). */
   vhostStart?: number;
+  /** The names httpd is started with (`-D NAME`): every `<IfDefine>` is then settled. */
+  defines?: string[];
 }
 
 export interface ExplainStep {
@@ -131,6 +133,7 @@ export function buildRequest(q: ExplainQuery): Request {
   if (q.env && Object.keys(q.env).length) r.env = { ...q.env };
   if (q.documentRoot) r.documentRoot = q.documentRoot;
   if (q.vhostStart !== undefined) r.vhostStart = q.vhostStart;
+  if (q.defines) r.defines = [...q.defines];
   if (credentials.kind === 'valid' && q.groups?.length) {
     const groups: Record<string, string[]> = {};
     for (const g of q.groups) groups[g] = [credentials.user];

@@ -260,3 +260,69 @@ export function readWithCompatOnly(section: SectionNode): boolean {
   if (section.key !== 'ifmodule') return false;
   return !arg.startsWith('!') && ONLY_24_COMPAT.has(moduleKey(arg));
 }
+
+/** A test section whose truth this file cannot settle, by key (`define:SSL`, `file:/etc/x`, `module:ssl`…). */
+export interface TestKey {
+  key: string;
+  /** True for `<IfDefine X>`, false for `<IfDefine !X>`. */
+  positive: boolean;
+}
+
+/** Tests whose `!` form holds exactly when the plain form does not. */
+const TEST_KEYS = new Set(['ifmodule', 'ifdefine', 'iffile', 'ifdirective', 'ifsection']);
+
+/**
+ * The key of a `<IfModule>`, `<IfDefine>`, `<IfFile>`, `<IfDirective>` or `<IfSection>` test, the
+ * same for its plain and its `!` form; null for any other section.
+ */
+export function testKeyOf(s: SectionNode): TestKey | null {
+  if (!TEST_KEYS.has(s.key) || !s.args.length) return null;
+  let arg = s.args[0].value;
+  const neg = arg.startsWith('!');
+  if (neg) arg = arg.slice(1);
+  // `<IfFile !"path">`: the quotes follow the `!`, so the word keeps them.
+  if (arg.length >= 2 && (arg[0] === '"' || arg[0] === "'") && arg.endsWith(arg[0])) arg = arg.slice(1, -1);
+  let key: string;
+  // mod_version.c, version_module and mod_version name the same module.
+  if (s.key === 'ifmodule') key = 'module:' + arg.toLowerCase().replace(/\.c$/, '').replace(/^mod_/, '').replace(/_module$/, '');
+  else if (s.key === 'ifdefine') key = 'define:' + arg;
+  else if (s.key === 'iffile') key = 'file:' + arg;
+  else key = `${s.key}:${arg.toLowerCase()}`;
+  return { key, positive: !neg };
+}
+
+const LOADED = new WeakMap<object, Map<string, boolean>>();
+
+/**
+ * What the file itself settles about `<IfModule>` tests: a module it loads with `LoadModule` (at
+ * the top level, or only inside tests both 2.4 servers pass) before any test of that module is
+ * loaded where those tests are read, so `<IfModule mod_x.c>` holds and `<IfModule !mod_x.c>` does
+ * not. Keys as testKeyOf gives them; undefined for any other test.
+ */
+export function settledByFile(doc: { directives: readonly { key: string; args: readonly { value: string }[]; parent: SectionNode | null; start: number }[]; sections: readonly SectionNode[] }): (key: string) => boolean | undefined {
+  let known = LOADED.get(doc);
+  if (!known) {
+    known = new Map();
+    const firstLoad = new Map<string, number>();
+    for (const d of doc.directives) {
+      if (d.key !== 'loadmodule' || !d.args.length) continue;
+      let plain = true;
+      for (let p = d.parent; p && plain; p = p.parent) if (!readBy24Surely(p)) plain = false;
+      if (!plain) continue;
+      const k = 'module:' + d.args[0].value.toLowerCase().replace(/_module$/, '');
+      if (!firstLoad.has(k)) firstLoad.set(k, d.start);
+    }
+    if (firstLoad.size) {
+      const firstTest = new Map<string, number>();
+      for (const s of doc.sections) {
+        if (s.key !== 'ifmodule') continue;
+        const t = testKeyOf(s);
+        if (t && !firstTest.has(t.key)) firstTest.set(t.key, s.open.start);
+      }
+      for (const [k, at] of firstLoad) if ((firstTest.get(k) ?? Infinity) > at) known.set(k, true);
+    }
+    LOADED.set(doc, known);
+  }
+  const m = known;
+  return (key) => m.get(key);
+}

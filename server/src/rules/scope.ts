@@ -7,7 +7,7 @@
  */
 import type { ConfigDocument, DirectiveNode, OffsetEdit, SectionNode } from '../syntax';
 import { ancestors } from '../model/context';
-import { only22Inside, readersInside, type Reader } from '../model/guards';
+import { only22Inside, readersInside, testKeyOf, type Reader } from '../model/guards';
 
 /** Sections that only filter or group what they hold, without a merge of their own. */
 export const TRANSPARENT = new Set([
@@ -68,27 +68,12 @@ export function codeLine(s: string, max = 80): string {
   return code(cut.trimEnd() + ' …');
 }
 
-/** Tests whose `!` form holds exactly when the plain form does not. */
-const TESTS = new Set(['ifmodule', 'ifdefine', 'iffile', 'ifdirective', 'ifsection']);
-
 /** The `<IfModule>`, `<IfDefine>`, `<IfFile>`, `<IfDirective>` and `<IfSection>` tests around a node: key → required truth. */
 function conditions(node: { parent: SectionNode | null }): Map<string, boolean> {
   const out = new Map<string, boolean>();
   for (const s of ancestors(node)) {
-    if (!TESTS.has(s.key) || !s.args.length) continue;
-    let arg = s.args[0].value;
-    const neg = arg.startsWith('!');
-    if (neg) arg = arg.slice(1);
-    // `<IfFile !"path">`: the quotes follow the `!`, so the word keeps them.
-    if (arg.length >= 2 && (arg[0] === '"' || arg[0] === "'") && arg.endsWith(arg[0])) arg = arg.slice(1, -1);
-    let k: string;
-    if (s.key === 'ifmodule') {
-      // mod_version.c, version_module and mod_version name the same module.
-      k = 'module:' + arg.toLowerCase().replace(/\.c$/, '').replace(/^mod_/, '').replace(/_module$/, '');
-    } else if (s.key === 'ifdefine') k = 'define:' + arg;
-    else if (s.key === 'iffile') k = 'file:' + arg;
-    else k = `${s.key}:${arg.toLowerCase()}`;
-    out.set(k, !neg);
+    const t = testKeyOf(s);
+    if (t) out.set(t.key, t.positive);
   }
   return out;
 }
