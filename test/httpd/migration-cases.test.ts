@@ -231,9 +231,8 @@ const RAW_CASES: MigrationCase[] = [
     config: `${dir(`${BASIC}\n${DUAL('Require valid-user', 'Require valid-user')}`)}\n${dir('Order deny,allow\nDeny from all\nAllow from 127.0.0.2\nSatisfy any', SUB)}`,
   },
   {
-    id: 'd07-unknown-module', why: 'a Require under a module test the file cannot settle: refused',
+    id: 'd07-unknown-module', why: 'a Require under a module test the file cannot settle: checked with and without mod_ssl',
     config: `${loc('/sub', '<IfModule mod_ssl.c>\nRequire ip 127.0.0.2\n</IfModule>')}\n${files('a.html', 'Order allow,deny\nDeny from all')}`,
-    exact: false,
   },
   {
     id: 'd08-access-compat-test', why: 'a Require under <IfModule !mod_access_compat.c>, which the two servers read differently: refused',
@@ -306,6 +305,16 @@ const RAW_CASES: MigrationCase[] = [
   {
     id: 'd18-ifdefine-whole-group', why: 'every section of the group under the same <IfDefine !NEVER>',
     config: `<IfDefine !NEVER>\n${dir('Order deny,allow\nDeny from all\nAllow from 127.0.0.2')}\n${loc('/sub', 'Require ip 127.0.0.2 127.0.0.3')}\n</IfDefine>`,
+  },
+  {
+    id: 'd19-require-under-ifdefine', why: 'host rules whose Require sits under <IfDefine NEVER> in the same section: refused',
+    config: dir(`Order deny,allow\nDeny from all\nAllow from 127.0.0.2\nSatisfy any\n${BASIC}\n<IfDefine NEVER>\nRequire valid-user\n</IfDefine>`),
+    exact: false,
+  },
+  {
+    id: 'd20-require-under-ifdefine-not', why: 'the same under <IfDefine !NEVER> (read by the oracle): refused too',
+    config: dir(`Order deny,allow\nDeny from all\nAllow from 127.0.0.2\nSatisfy any\n${BASIC}\n<IfDefine !NEVER>\nRequire valid-user\n</IfDefine>`),
+    exact: false,
   },
   // 160 locations, each with its own networks, under a Directory with host rules: one group whose
   // shared client classes times request points pass the check budget (466,578 evaluations), so

@@ -76,8 +76,13 @@ const ROWS: Row[] = [
     output: d('  Options None\n  Require all denied\n'),
   },
   {
-    name: 'a Require under a module test the file cannot settle (<IfModule mod_ssl.c>) overlaps: no rewrite',
+    name: 'a Require under a module test the file cannot settle (<IfModule mod_ssl.c>): checked with and without the module',
     input: '<Location />\n  <IfModule mod_ssl.c>\n    Require ip 10.1\n  </IfModule>\n</Location>\n' + d('  Order allow,deny\n  Deny from all\n'),
+    output: '<Location />\n  <IfModule mod_ssl.c>\n    AuthMerging And\n    Require ip 10.1\n  </IfModule>\n</Location>\n' + d('  Require all denied\n'),
+  },
+  {
+    name: 'host rules whose Require sits under <IfDefine X> in the same section: moving it out would change the world without X, so no rewrite',
+    input: d('  Order deny,allow\n  Deny from all\n  Allow from 10.1\n  Satisfy any\n  AuthType Basic\n  AuthName x\n  AuthUserFile /u\n  <IfDefine X>\n    Require valid-user\n  </IfDefine>\n'),
     output: null,
   },
   {

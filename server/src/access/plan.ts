@@ -228,11 +228,19 @@ function limitOf(node: { parent: SectionNode | null }, s: Scope): SectionNode | 
  * alike). The check reads such a test exactly as httpd does; any other condition (a module that
  * may or may not be loaded, a define) it would assume true, and a rewrite would have to split.
  */
-function inCondWrapper(node: { parent: SectionNode | null }, s: Scope): boolean {
+function inCondWrapper(node: { parent: SectionNode | null }, s: Scope, worlds = true): boolean {
   for (let p = node.parent; p && p !== s.section; p = p.parent) {
-    if (!['limit', 'limitexcept', 'requireall', 'requireany', 'requirenone'].includes(p.key) && !settledWrapper(p)) return true;
+    if (!['limit', 'limitexcept', 'requireall', 'requireany', 'requirenone'].includes(p.key) && !settledWrapper(p) && !(worlds && worldTest(p))) return true;
   }
   return false;
+}
+
+/**
+ * A test httpd may or may not pass, which the check works out both ways (mixedTests): `<IfDefine>`,
+ * `<IfFile>`, `<IfModule>` of a module the file does not load itself, `<IfDirective>`, `<IfSection>`.
+ */
+function worldTest(p: SectionNode): boolean {
+  return testKeyOf(p) !== null && readersOf([p]).size === ALL_READERS.length;
 }
 
 /**
@@ -307,7 +315,7 @@ interface MixedTest {
  * original and the rewrite alike, and the rest must still agree: the check is repeated that way
  * (checkWorlds). Sections that all sit under the same tests go or stay together.
  */
-function mixedTests(group: Scope[], infos: PointInfo[], settled: (key: string) => boolean | undefined): MixedTest[] {
+function mixedTests(group: Scope[], infos: PointInfo[], settled: (key: string) => boolean | undefined, tested: Set<string> | null): MixedTest[] {
   const scopes = new Set<Scope>(group);
   for (const i of infos) for (const a of i.applied) if (hasAccessEffect(a.scope)) scopes.add(a.scope);
   const count = new Map<string, { n: number; label: string; positive: boolean }>();
@@ -329,6 +337,17 @@ function mixedTests(group: Scope[], infos: PointInfo[], settled: (key: string) =
     if (e.n === scopes.size) continue;
     const key = k.slice(0, k.lastIndexOf('='));
     if (!out.has(key)) out.set(key, { key, label: e.label, positive: e.positive });
+  }
+  // Tests inside a section, around some of its access lines: those lines come and go with them.
+  for (const s of scopes) {
+    for (const d of s.directives) {
+      if (!isAccessKey(d.key) || (SETS_ENV.has(d.key) && !setsTested(d, tested))) continue;
+      for (let p = d.parent; p && p !== s.section; p = p.parent) {
+        const t = testKeyOf(p);
+        if (!t || !worldTest(p) || settled(t.key) !== undefined || out.has(t.key)) continue;
+        out.set(t.key, { key: t.key, label: `<${p.name.value} ${p.args.map((x) => x.raw).join(' ')}> (line ${p.open.line + 1})`, positive: t.positive });
+      }
+    }
   }
   return [...out.values()];
 }
@@ -1191,7 +1210,7 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
       continue;
     }
     const infos = ps.points.map((p) => pointInfo(model, p));
-    const mixed = mixedTests(group, infos, settledByFile(doc));
+    const mixed = mixedTests(group, infos, settledByFile(doc), tested);
     if (mixed.length > MAX_WORLD_TESTS) {
       fail(`some of the sections that decide these requests sit inside ${mixed.length} tests httpd may or may not pass (${mixed[0].label}…) and others do not: too many ways to check.`);
       continue;
@@ -1323,8 +1342,11 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
   const perPoint = options.clientsPerPoint === true;
   const naiveReread = { left: NAIVE_REREAD_BUDGET };
   const naiveScopes = { left: NAIVE_SCOPE_BUDGET };
+  const settled = settledByFile(doc);
+  const tested = envNamesTested(doc);
   for (const [x, sp] of byScope) {
-    if ([...x.compat!.directives, ...(x.authz?.directives ?? [])].some((d) => inCondWrapper(d, x))) continue;
+    // The naive check reads every test as holding (it is not repeated each way): lines under one stay as they are.
+    if ([...x.compat!.directives, ...(x.authz?.directives ?? [])].some((d) => inCondWrapper(d, x, false))) continue;
     if (!x.section) {
       if ((ctx === 'htaccess' || ctx === 'directory') && !sp.exact && !model.problems.some((p) => p.directive && x.directives.includes(p.directive))) {
         const f = dirLevelForm(doc, x, unit);
@@ -1364,7 +1386,10 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
     // Lines only one of the two servers reads are not in the original's model: what the naive
     // rewrite changes cannot be worked out from it.
     const split = splitScopes.some((y) => !y.section || y === x || scopesOverlap(x, y));
+    const overlapping = () => model.scopes.filter((s) => decidesAccess(s) && (s === x || scopesOverlap(s, x)));
     if (split) changes = NOT_CHECKED_SPLIT;
+    // Sections under tests httpd may fail: the naive check reads them all as holding.
+    else if (mixedTests(overlapping(), [], settled, tested).length) changes = NOT_CHECKED_WORLDS;
     else if (naiveReread.left >= 0 && naiveScopes.left >= 0) {
       naiveScopes.left -= 4 * model.scopes.length;
       const group = model.scopes.filter((s) => decidesAccess(s) && (s === x || scopesOverlap(s, x)));
@@ -1390,6 +1415,10 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
 }
 
 const NOT_CHECKED = { short: 'not checked', long: 'Not checked against the rest of this file: it has more access sections than one pass re-reads.' };
+const NOT_CHECKED_WORLDS = {
+  short: 'not checked',
+  long: 'Not checked against the rest of this file: some of the sections it is compared with sit under a test httpd may or may not pass (<IfDefine>, <IfFile>, <IfModule>…).',
+};
 const NOT_CHECKED_SPLIT = {
   short: 'not checked',
   long: 'Not checked against the rest of this file: an overlapping section holds access lines that httpd reads only with mod_access_compat loaded, or only without it.',
