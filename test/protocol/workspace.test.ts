@@ -333,6 +333,21 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       assert.deepEqual(r.steps.map((s) => [s.uri, s.line]), [[uri, 1]]);
     });
 
+    it('works out <IfDefine X> and <IfDefine !X> both ways, and takes the names httpd is started with', async () => {
+      const dir = workspace({ 'maint.conf': '' });
+      const c = await client(dir);
+      const uri = fileUri(path.join(dir, 'maint.conf'));
+      await c.open(uri, lines('<IfDefine LOCKED>', '  <Location "/">', '    Require all denied', '  </Location>', '</IfDefine>', '<IfDefine !LOCKED>', '  <Location "/">', '    Require all granted', '  </Location>', '</IfDefine>'));
+      const ask = (more: Record<string, unknown>) =>
+        c.request<ExplainAccessResult>('workspace/executeCommand', { command: 'apacheconf.explainAccess', arguments: [{ uri, path: '/x', ...more }] });
+      const unknown = await ask({});
+      assert.equal(unknown.status, null);
+      assert.equal(unknown.decision, 'unknown');
+      assert.ok(unknown.steps.some((s) => s.directive === '<IfDefine LOCKED>' && /depends on this test: 403 when it holds, 200/.test(s.effect)), JSON.stringify(unknown.steps));
+      assert.equal((await ask({ defines: ['LOCKED'] })).status, 403);
+      assert.equal((await ask({ defines: [] })).status, 200);
+    });
+
     it('reads the .htaccess files on the way under the answering host\'s DocumentRoot, lists them, and reads none when untrusted', async () => {
       const dir = workspace({ 'www/private/.htaccess': lines('# only the office', 'Require ip 10.0.0.0/8'), 'www/private/report.html': 'report\n' });
       fs.writeFileSync(

@@ -286,6 +286,8 @@ export function explainQuery(named: Record<string, unknown>): ExplainQuery {
   const method = optionalString(named, 'method');
   if (method) q.method = method.toUpperCase();
   if (Array.isArray(named.groups)) q.groups = named.groups.filter((g): g is string => typeof g === 'string');
+  // The names httpd is started with (-D): every <IfDefine> is then settled.
+  if (Array.isArray(named.defines)) q.defines = named.defines.filter((g): g is string => typeof g === 'string' && g.trim() !== '').map((g) => g.trim());
   const documentRoot = optionalString(named, 'documentRoot');
   if (documentRoot) {
     if (!nodePath.isAbsolute(documentRoot)) throw new CommandError(`${EXPLAIN_ACCESS}: "documentRoot" must be an absolute path`);
@@ -299,7 +301,7 @@ const explainAccess: ServerCommand = {
   description:
     'Explain who gets a URL path: the status, the decision and the lines that decided it, over the whole configuration (the include graph that holds the document, else the root file\'s), else over the document alone. ' +
     'In a trusted workspace the .htaccess files on the way to the file are read where AllowOverride lets them in: under documentRoot, else under the answering host\'s DocumentRoot when that directory exists here (the answer lists them). ' +
-    'Arguments: { uri?, path, ip?, credentials?: none|valid|wrong, user?, serverName?, hostName?, method?, documentRoot? }.',
+    'Arguments: { uri?, path, ip?, credentials?: none|valid|wrong, user?, serverName?, hostName?, method?, documentRoot?, defines? }.',
   async run(ctx, args) {
     const named = namedArguments(args);
     const query = explainQuery(named);
