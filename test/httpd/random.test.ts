@@ -1,10 +1,12 @@
 // Random configurations from the building blocks of the migration table (seeded with fast-check):
-// Directory/DirectoryMatch/Location/LocationMatch/Files (also inside a Directory)/FilesMatch/If sections with host rules (Order/Allow/Deny/Satisfy, in and
-// out of <Limit>), Require lines and containers, AuthMerging and Basic auth, some of them wrapped as
-// files written for several servers wrap them (<IfModule [!]mod_authz_core.c>, <IfVersion >= 2.4>,
-// <IfModule [!]mod_access_compat.c>), and whole sections under <IfDefine [!]NEVER>. Each one the engine
-// rewrites is run on httpd with compat (original) and without (rewrite): 0 differences. The
-// evaluator's predictions for the originals are checked too.
+// Directory, DirectoryMatch, Location, LocationMatch, Files (also inside a Directory), FilesMatch and
+// <If> sections with host rules (Order/Allow/Deny/Satisfy, in and out of <Limit>/<LimitExcept>),
+// Require lines and containers (RequireAll/Any/None), AuthMerging and Basic auth. Some lines are
+// wrapped as files written for several servers wrap them (<IfModule [!]mod_authz_core.c>,
+// <IfVersion >= 2.4>, <IfModule [!]mod_access_compat.c>), and some whole sections sit under
+// <IfDefine [!]NEVER> (the oracle runs httpd without -DNEVER). Each one the engine rewrites is run
+// on httpd with compat (original) and without (rewrite): 0 differences. The evaluator's
+// predictions for the originals are checked too.
 //
 // APACHECONF_SEED=<n> replays a run; APACHECONF_RANDOM_RUNS=<n> changes the count (default 300).
 
@@ -28,6 +30,9 @@ const REQUIRES = [
   '<RequireAll>\nRequire ip 127.0.0.0/24\nRequire not ip 127.0.0.3\n</RequireAll>',
   '<RequireAll>\nRequire valid-user\nRequire not env FLAG\n</RequireAll>',
   '<Limit POST>\nRequire valid-user\n</Limit>',
+  '<RequireAny>\nRequire ip 127.0.0.2\nRequire valid-user\n</RequireAny>',
+  '<RequireAll>\nRequire valid-user\n<RequireNone>\nRequire user bob\nRequire ip 127.0.0.3\n</RequireNone>\n</RequireAll>',
+  '<LimitExcept GET>\nRequire user alice\n</LimitExcept>',
 ];
 
 const tokenList = fc.uniqueArray(fc.constantFrom(...TOKENS), { minLength: 1, maxLength: 3 });
@@ -38,7 +43,7 @@ const compatBlock = fc
     allow: fc.option(tokenList, { nil: null }),
     deny: fc.option(tokenList, { nil: null }),
     satisfy: fc.constantFrom<string | null>(null, null, 'any', 'all'),
-    limit: fc.constantFrom<string | null>(null, null, null, 'POST', 'GET'),
+    limit: fc.constantFrom<string | null>(null, null, null, 'POST', 'GET', 'except GET', 'except POST'),
   })
   .map((r) => {
     const inner: string[] = [];
@@ -48,6 +53,7 @@ const compatBlock = fc
     const outer: string[] = [];
     if (r.satisfy) outer.push(`Satisfy ${r.satisfy}`);
     if (!inner.length && !outer.length) inner.push('Order deny,allow');
+    if (r.limit?.startsWith('except ') && inner.length) return [`<LimitExcept ${r.limit.slice(7)}>`, ...inner, '</LimitExcept>', ...outer].join('\n');
     if (r.limit && inner.length) return [`<Limit ${r.limit}>`, ...inner, '</Limit>', ...outer].join('\n');
     return [...inner, ...outer].join('\n');
   });
