@@ -13,7 +13,7 @@
  */
 import { hasDirective, type ConfigDocument, type DirectiveNode, type SectionNode, type Token } from '../syntax';
 import type { FileContext } from '../model/context';
-import { readersInside, settledByFile, testKeyOf, type Reader } from '../model/guards';
+import { NOTHING_SETTLED, readersInside, settledByFile, testKeyOf, type Reader } from '../model/guards';
 import { getProvider } from '../facts/providers';
 import { classifyHostToken, parseRequireIp, type HostToken, type Subnet } from './addr';
 
@@ -302,7 +302,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
   // Tests the caller answers, else those the file settles itself (a module it loads earlier).
   const byFile = settledByFile(doc);
   const asked = options.assume;
-  const assume = asked ? (key: string) => asked(key) ?? byFile(key) : byFile;
+  const assume = asked ? (key: string) => asked(key) ?? byFile(key) : byFile === NOTHING_SETTLED ? undefined : byFile;
   const problems: Problem[] = [];
   const scopes: Scope[] = [];
   const scopeOfSection = new Map<SectionNode, Scope>();

@@ -1386,13 +1386,16 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
     // Lines only one of the two servers reads are not in the original's model: what the naive
     // rewrite changes cannot be worked out from it.
     const split = splitScopes.some((y) => !y.section || y === x || scopesOverlap(x, y));
-    const overlapping = () => model.scopes.filter((s) => decidesAccess(s) && (s === x || scopesOverlap(s, x)));
     if (split) changes = NOT_CHECKED_SPLIT;
-    // Sections under tests httpd may fail: the naive check reads them all as holding.
-    else if (mixedTests(overlapping(), [], settled, tested).length) changes = NOT_CHECKED_WORLDS;
     else if (naiveReread.left >= 0 && naiveScopes.left >= 0) {
       naiveScopes.left -= 4 * model.scopes.length;
       const group = model.scopes.filter((s) => decidesAccess(s) && (s === x || scopesOverlap(s, x)));
+      // Sections under tests httpd may fail: the naive check reads them all as holding.
+      for (const g of group) naiveScopes.left -= g.directives.length;
+      if (mixedTests(group, [], settled, tested).length) {
+        sp.naive = { title: `Replace with \`${summary(orR(block)).slice(0, 100)}\` (naive mapping: ${NOT_CHECKED_WORLDS.short})`, edits, changes: NOT_CHECKED_WORLDS.long };
+        continue;
+      }
       const full = pointsFor(model, group, 512);
       naiveScopes.left -= full.points.length * accessScopes(model).length;
       const closed = !full.truncated && !options.wholeFile && onlyGroupApplies(group, full.points.map((pt) => scopesThatApply(model, pt.test, true)));

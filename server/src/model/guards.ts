@@ -324,5 +324,8 @@ export function settledByFile(doc: { directives: readonly { key: string; args: r
     LOADED.set(doc, known);
   }
   const m = known;
-  return (key) => m.get(key);
+  return m.size ? (key) => m.get(key) : NOTHING_SETTLED;
 }
+
+/** What settledByFile answers for a file that loads no module it also tests. */
+export const NOTHING_SETTLED = (_key: string): boolean | undefined => undefined;
