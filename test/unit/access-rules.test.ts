@@ -199,6 +199,11 @@ describe('dead-require: only what the file proves', () => {
       dead: [],
     },
     {
+      name: 'a later section under <IfDefine X> replaces an earlier one only where X is defined',
+      text: L('<Directory /srv>', '  Require ip 10.1', '</Directory>', '<IfDefine X>', '<Directory /srv>', '  Require all granted', '</Directory>', '</IfDefine>'),
+      dead: [],
+    },
+    {
       name: 'a later section with the same path replaces an earlier one',
       text: L('<Directory /srv>', '  Require ip 10.1', '</Directory>', '<Directory /srv>', '  Require all granted', '</Directory>'),
       dead: ['Require ip 10.1'],

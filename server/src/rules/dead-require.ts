@@ -10,14 +10,14 @@
  *   two branches of `<IfModule X>` / `<IfModule !X>`, `<IfFile>`, `<IfDefine>`…);
  * - "replaced by a later section" only when that section certainly applies to every request of
  *   this one: the same kind of section with the same literal path, later in the file, or
- *   `<Location />`;
+ *   `<Location />`, and read wherever the line is (not under an `<IfDefine>` it may fail);
  * - "never read because of host rules" only when the Require lines are not also meant for a
  *   server without mod_access_compat (host rules guarded by `<IfModule mod_access_compat.c>`
  *   beside a Require that every 2.4 server reads are the usual dual setup, not a dead line).
  */
 import type { ConfigDocument, DirectiveNode, Finding, Rule, SectionNode } from './types';
 import { notesOf, toFinding } from './access-support';
-import { coRead, readers, scopeOf } from './scope';
+import { coRead, readWith, readers, scopeOf } from './scope';
 
 function nodeAt(doc: ConfigDocument, start: number): DirectiveNode | SectionNode | undefined {
   return doc.directives.find((d) => d.start === start) ?? doc.sections.find((s) => s.open.start === start);
@@ -54,7 +54,8 @@ export const deadRequireRule: Rule = {
       }
       if (n.kind === 'replaced') {
         const by = n.related?.[0] ? doc.sections.find((s) => s.open.start === n.related![0].start) : undefined;
-        if (!node || !by || !covers(scopeOf(node), by)) continue;
+        // The later section must be read wherever this line is: not under a test it may fail.
+        if (!node || !by || !covers(scopeOf(node), by) || !readWith(node, by.open)) continue;
       }
       if (n.kind === 'never-consulted' && node) {
         const hostRules = (n.related ?? []).map((r) => doc.directives.find((d) => d.start === r.start)).filter((d): d is DirectiveNode => !!d);

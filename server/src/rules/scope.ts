@@ -90,3 +90,17 @@ export function coRead(a: { parent: SectionNode | null }, b: { parent: SectionNo
   for (const [k, v] of conditions(b)) if (ca.has(k) && ca.get(k) !== v) return false;
   return true;
 }
+
+/**
+ * True when a server that reads `a` surely reads `b` too: each server kind that reads `a` reads
+ * `b`, and every test around `b` is around `a` as well, in the same form (so `b` cannot be left
+ * out where `a` is read).
+ */
+export function readWith(a: { parent: SectionNode | null }, b: { parent: SectionNode | null }): boolean {
+  const ra = readers(a);
+  const rb = readers(b);
+  for (const r of ra) if (!rb.has(r)) return false;
+  const ca = conditions(a);
+  for (const [k, v] of conditions(b)) if (ca.get(k) !== v) return false;
+  return true;
+}
