@@ -365,6 +365,7 @@ function checkWorlds(
   text: string,
   ctx: FileContext,
   group: Scope[],
+  extra: Scope[],
   mixed: MixedTest[],
   limits: CheckLimits,
   reread: number,
@@ -380,9 +381,12 @@ function checkWorlds(
       return k >= 0 ? !!((bits >> k) & 1) : undefined;
     };
     const m1 = buildModel(doc, ctx, { assume });
-    const g1 = group.map((s) => (s.section ? m1.scopeOfSection.get(s.section) : m1.scopes[0])).filter((s): s is Scope => !!s);
-    if (!g1.length) continue;
-    const ps = pointsFor(m1, g1);
+    // The group's sections still read in this reading, and those with lines only one server reads.
+    const inM1 = (list: Scope[]) => list.map((s) => (s.section ? m1.scopeOfSection.get(s.section) : m1.scopes[0])).filter((s): s is Scope => !!s);
+    const g1 = inM1(group);
+    const x1 = inM1(extra);
+    if (!g1.length && !x1.length) continue;
+    const ps = pointsFor(m1, [...g1, ...x1], undefined, x1);
     if (ps.truncated) return { result: { ok: false, why: 'too many overlapping sections to check every combination of them', limit: true }, reread };
     rwDoc ??= parse(text);
     const r = checkCandidate(m1, { doc: rwDoc, assume }, ctx, ps.points, limits);
@@ -1071,8 +1075,9 @@ function onView(view: View | null, edits: readonly OffsetEdit[]): Reading | null
  * the server without mod_access_compat reads (`<IfModule !mod_access_compat.c>`), and auth
  * settings or SetEnvIf lines that only the server with it reads. The original's model, which
  * makes the groups and the request points, holds nothing of the first kind, and the second kind
- * may sit in a section outside every group. (Host rules and Require lines that only the original
- * reads are in the group's sections, and the check reads them there.)
+ * may sit in a section outside every group: the request points of a group they overlap are made
+ * with them too, and its check reads the whole rewritten file. (Host rules and Require lines that
+ * only the original reads are in the group's sections, and the check reads them there.)
  */
 function scopesReadDifferently(doc: ConfigDocument, model: AccessModel): Scope[] {
   const out = new Set<Scope>();
@@ -1199,12 +1204,12 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
       fail(`some access lines of ${scopeLabel(wrapped)} sit inside a conditional block (<IfModule>, <IfDefine>…), which a rewrite would have to split.`);
       continue;
     }
-    const split = splitScopes.find((y) => !y.section || group.some((s) => s === y || scopesOverlap(s, y)));
-    if (split) {
-      fail(`${scopeLabel(split)} holds access lines that httpd reads only while mod_access_compat is loaded, or only once it is not (<IfModule [!]mod_access_compat.c>, <IfDirective [!]Order>): the two servers read different rules there.`);
-      continue;
-    }
-    const ps = pointsFor(model, group);
+    // Sections with lines only one of the two servers reads (<IfModule !mod_access_compat.c>…):
+    // the original's model holds nothing there, so the request points are made with them too, and
+    // the whole rewritten file is read (a projection keeps only what the original's model sees).
+    const split = splitScopes.filter((y) => !y.section || group.some((s) => s === y || scopesOverlap(s, y)));
+    const extra = split.filter((y) => y.section && !group.includes(y));
+    const ps = extra.length ? pointsFor(model, [...group, ...extra], undefined, extra) : pointsFor(model, group);
     if (ps.truncated) {
       fail('too many overlapping sections to check every combination of them.');
       continue;
@@ -1239,7 +1244,7 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
       }
       if (view === undefined) {
         const closed = onlyGroupApplies(group, infos.map((i) => i.applied.map((a) => a.scope)));
-        view = closed && !options.wholeFile ? viewFor(model, group, ctx) : null;
+        view = closed && !options.wholeFile && !split.length ? viewFor(model, group, ctx) : null;
         if (view) reread += view.proj.text.length;
       }
       const on = onView(view, edits) ?? { model, points: ps.points, text };
@@ -1253,7 +1258,7 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
       let r = checkCandidate(on.model, rw, ctx, on.points, limits);
       if (r.ok && mixed.length) {
         // Sections under tests httpd may fail: the rewrite must hold in each way they can go.
-        const worlds = checkWorlds(doc, text, ctx, group, mixed, limits, reread);
+        const worlds = checkWorlds(doc, text, ctx, group, extra, mixed, limits, reread);
         reread = worlds.reread;
         r = worlds.result;
       }

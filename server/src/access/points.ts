@@ -146,8 +146,12 @@ function uriOfDir(m: Mapping, dir: string): string | null {
   return null;
 }
 
-/** The request locations that matter for a group of scopes. */
-export function pointsFor(model: AccessModel, group: Scope[], limit = 4096): PointSet {
+/**
+ * The request locations that matter for a group of scopes. Points that select the same scopes
+ * able to change an answer count once; `distinguish` adds scopes that tell points apart too (ones
+ * whose lines only the rewrite's server reads, so the original's model sees no access in them).
+ */
+export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, distinguish: readonly Scope[] = []): PointSet {
   const scopes = withAncestors(group);
   const vhosts = scopes.filter((s) => s.kind === 'virtualhost');
   const vhostOptions: Array<Scope | null> = model.context === 'server' ? [null, ...vhosts] : [null];
@@ -284,12 +288,18 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096): Poi
   // Points that select the same scopes are the same request as far as access goes.
   const seen = new Set<string>();
   const unique = points.filter((pt) => {
-    const sig = appliedSignature(model, pt.test);
+    let sig = appliedSignature(model, pt.test);
+    for (const d of distinguish) sig += appliesWithParents(d, pt.test) ? '|' + d.index : '';
     if (seen.has(sig)) return false;
     seen.add(sig);
     return true;
   });
   return { points: unique, truncated: false, mapped };
+}
+
+function appliesWithParents(s: Scope, test: (s: Scope) => boolean): boolean {
+  for (let p: Scope | null = s; p; p = p.parent) if (!test(p)) return false;
+  return true;
 }
 
 /** Which scopes that can change an answer a point selects (a scope applies when it and all its parents do), as a key. */

@@ -13,6 +13,7 @@ import { configNiceRule } from './config-nice';
 import { accessIntentRule } from './access-intent';
 import { invalidRequireRule } from './invalid-require';
 import { deadRequireRule } from './dead-require';
+import { compatSwitchRule } from './compat-switch';
 
 /** Every rule, in the order of the README's table. */
 export const RULES: readonly Rule[] = [
@@ -34,6 +35,7 @@ export const RULES: readonly Rule[] = [
   removedModuleRule,
   thirdPartyModuleRule,
   compatModuleRule,
+  compatSwitchRule,
   configNiceRule,
 ];
 
