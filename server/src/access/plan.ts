@@ -222,11 +222,12 @@ function limitOf(node: { parent: SectionNode | null }, s: Scope): SectionNode | 
 }
 
 /**
- * Whether a conditional wrapper sits between a node and its scope's section: anything but a
- * Limit, a Require container, or a test both 2.4 servers surely pass (`<IfModule
- * mod_authz_core.c>`, `<IfVersion >= 2.4>`: the 2.4 half of a file written for 2.2 and 2.4
- * alike). The check reads such a test exactly as httpd does; any other condition (a module that
- * may or may not be loaded, a define) it would assume true, and a rewrite would have to split.
+ * Whether a conditional wrapper sits between a node and its scope's section that a rewrite cannot
+ * be checked across: anything but a Limit, a Require container, a test whose answer for each
+ * server is known (settledWrapper: the 2.4 half of a file written for 2.2 and 2.4 alike,
+ * `<IfModule mod_access_compat.c>`), or, when `worlds` is on, a test httpd may or may not pass
+ * that the check works out both ways (worldTest). Left: `<IfVersion>` tests some 2.4 releases
+ * fail, and every test for the naive check, which reads them all as holding.
  */
 function inCondWrapper(node: { parent: SectionNode | null }, s: Scope, worlds = true): boolean {
   for (let p = node.parent; p && p !== s.section; p = p.parent) {
