@@ -8,7 +8,7 @@
  *     meet for some request (§6.1, §6.2);
  *   - htaccess-override: what a rewrite in .htaccess needs (§8.4 rule 3).
  */
-import { eolOf, indentAt, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
+import { eolOf, indentAt, openTagText, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
 import type { FileContext } from '../model/context';
 import { buildModel, decidesAccess, isAllMethods, leaves, type AccessModel, type AuthzContainer, type AuthzLeaf, type AuthzNode, type Problem, type Scope } from './model';
 import { accessScopes, appliedScopes, mergeApplied, type Applied, type MergedState, type Tree } from './evaluate';
@@ -38,9 +38,7 @@ export interface PlanNote {
 }
 
 export function label(s: Scope | null): string {
-  if (!s || !s.section) return 'the top level of this file';
-  const args = s.section.args.map((a) => a.raw).join(' ');
-  return `<${s.section.name.value}${args ? ' ' + args : ''}>`;
+  return s?.section ? openTagText(s.section) : 'the top level of this file';
 }
 
 function lineOf(doc: ConfigDocument, offset: number): number {

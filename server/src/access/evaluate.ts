@@ -32,7 +32,7 @@ import {
   type Scope,
 } from './model';
 import { globToRegExp, normPath } from './region';
-import { detached } from '../syntax';
+import { detached, openTagText } from '../syntax';
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -359,7 +359,7 @@ function decide(st: MergedState, client: Client, assigned: Map<string, AuthzResu
     const d = compat.directives[0];
     steps.push({
       line: d.line,
-      directive: `host rules of ${st.compatFrom?.section ? '<' + st.compatFrom.section.name.value + ' ' + st.compatFrom.section.args.map((a) => a.raw).join(' ') + '>' : 'the top level'}`,
+      directive: `host rules of ${st.compatFrom?.section ? openTagText(st.compatFrom.section) : 'the top level'}`,
       effect: `${cOk ? 'allow' : 'deny'} (Order ${orderFor(compat, client.method)}, Satisfy ${any ? 'Any' : 'All'})`,
     });
   }
@@ -801,7 +801,7 @@ export function exclusiveTests(doc: ConfigDocument): Array<{ key: string; line: 
     // Tests the servers' kinds settle (<IfModule mod_authz_core.c>) are read as such already.
     if (readersOf([s]).size !== ALL_READERS.length) continue;
     if (!holdsAccess(s)) continue;
-    const e = seen.get(t.key) ?? { pos: false, neg: false, line: s.open.line, label: `<${s.name.value}${s.args.length ? ' ' + s.args.map((a) => a.raw).join(' ') : ''}>` };
+    const e = seen.get(t.key) ?? { pos: false, neg: false, line: s.open.line, label: openTagText(s) };
     if (t.positive) e.pos = true;
     else e.neg = true;
     seen.set(t.key, e);

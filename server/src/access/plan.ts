@@ -13,7 +13,7 @@
  * gives the same status everywhere is offered; if none does, the reason names
  * a request that would change.
  */
-import { applyEdits, eolOf, indentAt, parse, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
+import { applyEdits, eolOf, indentAt, openTagText, parse, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
 import type { FileContext } from '../model/context';
 import { ALL_READERS, readBy24Surely, readDependsOnCompat, readersInside, readersOf, readWithCompatOnly, settledByFile, testKeyOf } from '../model/guards';
 import {
@@ -98,9 +98,7 @@ export function indentUnit(doc: ConfigDocument): string {
 }
 
 export function scopeLabel(s: Scope | null): string {
-  if (!s || !s.section) return 'the top level of this file';
-  const args = s.section.args.map((a) => a.raw).join(' ');
-  return `<${s.section.name.value}${args ? ' ' + args : ''}>`;
+  return s?.section ? openTagText(s.section) : 'the top level of this file';
 }
 
 /** The original lines of a node, with their common indentation removed. */
@@ -328,7 +326,7 @@ function mixedTests(group: Scope[], infos: PointInfo[], settled: (key: string) =
       const k = `${t.key}=${t.positive}`;
       if (seen.has(k)) continue;
       seen.add(k);
-      const e = count.get(k) ?? { n: 0, label: `<${p.name.value} ${p.args.map((x) => x.raw).join(' ')}> (line ${p.open.line + 1})`, positive: t.positive };
+      const e = count.get(k) ?? { n: 0, label: `${openTagText(p)} (line ${p.open.line + 1})`, positive: t.positive };
       e.n++;
       count.set(k, e);
     }
@@ -346,7 +344,7 @@ function mixedTests(group: Scope[], infos: PointInfo[], settled: (key: string) =
       for (let p = d.parent; p && p !== s.section; p = p.parent) {
         const t = testKeyOf(p);
         if (!t || !worldTest(p) || settled(t.key) !== undefined || out.has(t.key)) continue;
-        out.set(t.key, { key: t.key, label: `<${p.name.value} ${p.args.map((x) => x.raw).join(' ')}> (line ${p.open.line + 1})`, positive: t.positive });
+        out.set(t.key, { key: t.key, label: `${openTagText(p)} (line ${p.open.line + 1})`, positive: t.positive });
       }
     }
   }

@@ -9,6 +9,7 @@
 import type { DirectiveNode, Finding, Rule, SectionNode } from './types';
 import { code, readers } from './scope';
 import { isAccessKey } from '../access';
+import { openTagText } from '../syntax';
 
 const HOST_RULES = new Set(['order', 'allow', 'deny', 'satisfy']);
 
@@ -24,10 +25,6 @@ function switchOf(d: DirectiveNode): SectionNode | null {
   return found;
 }
 
-function label(s: SectionNode): string {
-  return `<${s.name.value}${s.args.length ? ' ' + s.args.map((a) => a.raw).join(' ') : ''}>`;
-}
-
 export const compatSwitchRule: Rule = {
   id: 'compat-switch',
   defaultSeverity: 'information',
@@ -41,7 +38,7 @@ export const compatSwitchRule: Rule = {
       if (plain === r.has('httpd24compat')) continue;
       if (!plain && HOST_RULES.has(d.key)) continue;
       const at = switchOf(d);
-      const where = at ? `${code(label(at))} (line ${at.open.line + 1})` : 'a test of mod_access_compat';
+      const where = at ? `${code(openTagText(at))} (line ${at.open.line + 1})` : 'a test of mod_access_compat';
       out.push({
         rule: 'compat-switch',
         message: plain

@@ -18,6 +18,7 @@ import type { DirectiveNode, Finding, Rule, SectionNode } from './types';
 import { code, coRead, directivesByScope, isCompat } from './scope';
 import { PROVIDERS } from '../facts/providers';
 import { crossSectionMixed } from './access-mixed';
+import { openTagText } from '../syntax';
 
 const ONLY24_PROVIDERS = new Set(PROVIDERS.filter((p) => p.only24).map((p) => p.name));
 const CONTAINERS = new Set(['requireall', 'requireany', 'requirenone']);
@@ -40,9 +41,7 @@ export function newStyleReason(d: DirectiveNode): string | null {
 
 
 function sectionLabel(s: SectionNode | null): string {
-  if (!s) return 'the top level of this file';
-  const args = s.args.map((a) => a.raw).join(' ');
-  return code('<' + s.name.value + (args ? ' ' + args : '') + '>');
+  return s ? code(openTagText(s)) : 'the top level of this file';
 }
 
 export const mixedAccessRule: Rule = {

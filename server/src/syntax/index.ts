@@ -4,4 +4,4 @@ export * from './position';
 export * from './encoding';
 export * from './edit';
 export { detached } from './strings';
-export { directivesByKey, directivesNamed, hasDirective } from './query';
+export { directivesByKey, directivesNamed, hasDirective, openTagText } from './query';

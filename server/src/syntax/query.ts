@@ -2,7 +2,7 @@
  * Lookups over a parsed file that many rules make: the directives by (lower-case) name. Built
  * once per tree, on first use (for the last tree asked about); a tree does not change once parsed.
  */
-import type { ConfigDocument, DirectiveNode } from './ast';
+import type { ConfigDocument, DirectiveNode, SectionNode } from './ast';
 
 // The index of the last tree asked about: the rules of one analysis ask one after another. (A
 // WeakMap over every tree costs more: V8 keeps weakly held trees around for longer.)
@@ -49,4 +49,10 @@ export function directivesNamed(doc: ConfigDocument, ...keys: string[]): readonl
 export function hasDirective(doc: ConfigDocument, ...keys: string[]): boolean {
   const m = directivesByKey(doc);
   return keys.some((k) => m.has(k));
+}
+
+/** A section's open tag as written, for messages: `<Directory "/srv">` (name and words as written). */
+export function openTagText(s: SectionNode): string {
+  const args = s.args.map((a) => a.raw).join(' ');
+  return `<${s.name.value}${args ? ' ' + args : ''}>`;
 }
