@@ -316,6 +316,11 @@ const RAW_CASES: MigrationCase[] = [
     config: dir(`Order deny,allow\nDeny from all\nAllow from 127.0.0.2\nSatisfy any\n${BASIC}\n<IfDefine !NEVER>\nRequire valid-user\n</IfDefine>`),
     exact: false,
   },
+  {
+    id: 'd21-moved-out-of-a-test', why: 'Satisfy any and a Require under a test httpd may fail (as in OAR\'s apache2.conf, there <IfModule authnz_ldap_module>): moving them out would open the directory where the test fails: refused',
+    config: `${dir('Require ip 127.0.0.2')}\n${loc('/sub', `<IfDefine NEVER>\n${BASIC}\nRequire valid-user\nSatisfy any\n</IfDefine>`)}`,
+    exact: false,
+  },
   // 160 locations, each with its own networks, under a Directory with host rules: one group whose
   // shared client classes times request points pass the check budget (466,578 evaluations), so
   // the check works out classes point by point.

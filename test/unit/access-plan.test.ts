@@ -129,6 +129,11 @@ const ROWS: Row[] = [
     input: '<Location /eg>\n  Allow from all\n  <IfModule mod_deflate.c>\n    BrowserMatch ^Mozilla/4 gzip-only-text/html\n  </IfModule>\n</Location>\n',
     output: '<Location /eg>\n  Require all granted\n  <IfModule mod_deflate.c>\n    BrowserMatch ^Mozilla/4 gzip-only-text/html\n  </IfModule>\n</Location>\n',
   },
+  {
+    name: 'Satisfy any and a Require under <IfModule mod_foo.c> (OAR): the Require cannot move out, the module may be absent',
+    input: d('  Require local\n') + '<Location /a>\n  <IfModule mod_foo.c>\n    AuthType Basic\n    AuthName x\n    Require valid-user\n    Satisfy any\n  </IfModule>\n</Location>\n',
+    output: null,
+  },
   { name: '.htaccess: the parent rules are unknown', input: 'Order deny,allow\nDeny from all\n', output: null, ctx: 'htaccess' },
   {
     name: '§8.5 allow,deny + Deny from all + Allow X is Require all denied',

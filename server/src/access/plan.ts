@@ -385,7 +385,10 @@ function checkWorlds(
     const g1 = inM1(group);
     const x1 = inM1(extra);
     if (!g1.length && !x1.length) continue;
-    const ps = pointsFor(m1, [...g1, ...x1], undefined, x1);
+    // In this reading some of the group's sections may hold no access line any more (their lines
+    // sat under a test that fails here) while the rewrite moved lines out of it: every section of
+    // the group tells points apart, whatever the original's model sees in it.
+    const ps = pointsFor(m1, [...g1, ...x1], undefined, [...g1, ...x1]);
     if (ps.truncated) return { result: { ok: false, why: 'too many overlapping sections to check every combination of them', limit: true }, reread };
     rwDoc ??= parse(text);
     const r = checkCandidate(m1, { doc: rwDoc, assume }, ctx, ps.points, limits);
