@@ -57,8 +57,8 @@ function cmpVersion(a: number[], b: number[]): number {
   return 0;
 }
 
-/** The readers of `<IfVersion op version>` (mod_version's syntax; regex forms read by everyone). */
-function versionReaders(args: string[]): Set<Reader> {
+/** mod_version's test (`<IfVersion [!]op version>`, or one word `>=2.4`): null for a regex form or a word that is not a version. */
+function versionTest(args: string[]): { op: string; negate: boolean; v: number[] } | null {
   let op = '=';
   let ver: string | undefined;
   if (args.length >= 2) {
@@ -74,8 +74,15 @@ function versionReaders(args: string[]): Set<Reader> {
     negate = true;
     op = op.slice(1) || '=';
   }
-  if (!ver || !/^\d+(\.\d+){0,2}$/.test(ver)) return new Set(ALL_READERS);
-  const v = ver.split('.').map(Number);
+  if (!ver || !/^\d+(\.\d+){0,2}$/.test(ver)) return null;
+  return { op, negate, v: ver.split('.').map(Number) };
+}
+
+/** The readers of `<IfVersion op version>` (mod_version's syntax; regex forms read by everyone). */
+function versionReaders(args: string[]): Set<Reader> {
+  const t = versionTest(args);
+  if (!t) return new Set(ALL_READERS);
+  const { op, negate, v } = t;
   // Judge each family by its whole range of releases: 2.2.0–2.2.x and 2.4.0–2.4.x (2.3 was 2.4's development series).
   const ranges: Array<[Reader[], number[], number[]]> = [
     [['httpd22'], [2, 2, 0], [2, 2, 999]],
@@ -216,17 +223,9 @@ export function readBy24Surely(section: SectionNode): boolean {
     return r.size !== ALL_READERS.length && r.has('httpd24') && r.has('httpd24compat');
   }
   if (section.key === 'ifversion') {
-    const args = section.args.map((a) => a.value);
-    let op = '=';
-    let ver: string | undefined;
-    if (args.length === 2) [op, ver] = args;
-    else if (args.length === 1) {
-      const m = /^(<=|>=|<|>)?(.*)$/.exec(args[0])!;
-      op = m[1] ?? '=';
-      ver = m[2];
-    } else return false;
-    if (!ver || !/^\d+(\.\d+){0,2}$/.test(ver)) return false;
-    const v = ver.split('.').map(Number);
+    const t = section.args.length <= 2 ? versionTest(section.args.map((a) => a.value)) : null;
+    if (!t || t.negate) return false;
+    const { op, v } = t;
     // Every 2.4 release from 2.4.0 to 2.4.999 must pass; the comparisons are monotonic, so the
     // two ends decide.
     const lo = [2, 4, 0];
