@@ -204,6 +204,31 @@ describe('access plan: naive mapping, intent mode, .htaccess', () => {
     assert.match(p.sections[0].naive!.changes, /AuthConfig/);
     assert.ok(p.notes.some((n) => n.rule === 'htaccess-override'));
   });
+  // What the offered .htaccess form needs from the inherited rules, and the message that says it
+  // (test/httpd/htaccess-forms.test.ts checks each need against httpd).
+  for (const row of [
+    { text: 'Order deny,allow\nDeny from all\n', needs: 'nothing', says: /exact whatever the directory inherits/ },
+    { text: 'Order allow,deny\nAllow from all\n', needs: 'require-or-no-authtype', says: /or no `AuthType` either .*answers 500 today/ },
+    { text: 'Order deny,allow\nDeny from all\nAllow from 10.1\nSatisfy any\n', needs: 'require', says: /inherits a 2\.4 `Require` \(with none, `Satisfy Any` lets everyone in/ },
+    { text: 'Satisfy any\n', needs: 'nothing', says: /whatever the directory inherits/ },
+    { text: 'Order deny,allow\nDeny from all\nAllow from 10.1\nRequire valid-user\n', needs: 'nothing', says: /whatever the directory inherits/ },
+    { text: 'Order deny,allow\nDeny from all\n<Files x>\nAllow from all\n</Files>\n', needs: undefined, says: /cannot be ruled out/ },
+  ] as const) {
+    it(`.htaccess ${JSON.stringify(row.text)}: the form needs ${row.needs ?? 'no form'}, and the message says so`, () => {
+      const sp = planMigration(parse(row.text), 'htaccess').sections[0];
+      assert.equal(sp.exact, undefined);
+      assert.equal(sp.dirLevel, row.needs);
+      assert.match(sp.reason!, row.says);
+      assert.match(sp.reason!, /^this \.htaccess file inherits access rules it does not show/);
+      if (row.needs) assert.match(sp.reason!, /`AllowOverride` allows `AuthConfig`/);
+    });
+  }
+  it('a file read inside a <Directory> gets the same forms, without the AllowOverride condition', () => {
+    const sp = planMigration(parse('Order deny,allow\nDeny from all\nAllow from 10.1\n'), 'directory').sections[0];
+    assert.equal(sp.dirLevel, 'require-or-no-authtype');
+    assert.match(sp.reason!, /^this file \(read inside a `<Directory>`\)/);
+    assert.doesNotMatch(sp.reason!, /AllowOverride/);
+  });
   it('every exact fix of a group carries the same edits (fix-all applies them once)', () => {
     const text = d('  Order deny,allow\n  Deny from all\n', '/') + '<Location /s>\n  Require local\n</Location>\n';
     const p = planMigration(parse(text), 'server');

@@ -40,6 +40,7 @@ import {
   all as rAll,
   any as rAny,
   GRANTED,
+  isDenied,
   isGranted,
   methodClasses,
   OTHER_METHOD,
@@ -63,6 +64,8 @@ export interface SectionPlan {
   naive?: { title: string; edits: OffsetEdit[]; changes: string };
   /** Why there is no exact rewrite, when `exact` is absent. */
   reason?: string;
+  /** A file read inside a directory: what its offered rewrite needs from the rules it inherits. */
+  dirLevel?: DirLevelNeeds;
 }
 
 export interface MigrationPlan {
@@ -1193,7 +1196,7 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
       continue;
     }
     if (ctx === 'htaccess' || ctx === 'directory') {
-      fail('this file is read inside a directory whose other rules are not visible here, so an inherited `Require` (or later sections) cannot be ruled out.');
+      fail(dirLevelReason(ctx, null));
       continue;
     }
     if (compat.some((x) => !x.section)) {
@@ -1314,34 +1317,68 @@ function naiveBlock(doc: ConfigDocument, x: Scope): R[] | null {
 }
 
 /**
- * For a file read inside a directory (.htaccess, or a file included in <Directory>): the rewrite
- * that is exact when what is inherited is plain 2.4 Require (or nothing) — AuthMerging And/Or
- * with T(C) — offered as a non-preferred fix, since the inherited rules and AllowOverride are not
- * visible from here (§8.4 rule 3).
+ * What the rewrite of a file read inside a directory needs from the rules that directory inherits
+ * (rules this file does not show), besides no later section of the server config setting access
+ * for its requests:
+ * - `nothing`: it is exact whatever is inherited (the file has its own Require, or its host rules
+ *   deny everyone under Satisfy All, or let everyone in under Satisfy Any);
+ * - `require`: an inherited 2.4 Require (Satisfy Any with none in effect lets everyone in, §8.3);
+ * - `require-or-no-authtype`: an inherited 2.4 Require, or no AuthType either (an AuthType with no
+ *   Require answers 500 where the host rules pass, §8.3; the rewrite would answer 200).
+ * Verified on httpd by test/httpd/htaccess-forms.test.ts.
  */
-function dirLevelForm(doc: ConfigDocument, x: Scope, unit: string): { title: string; edits: OffsetEdit[]; changes: string } | null {
+export type DirLevelNeeds = 'nothing' | 'require' | 'require-or-no-authtype';
+
+/**
+ * For a file read inside a directory (.htaccess, or a file included in <Directory>): the rewrite
+ * that is exact when what is inherited is plain 2.4 Require (see DirLevelNeeds) — AuthMerging
+ * And/Or with T(C) — offered as a non-preferred fix, since the inherited rules and AllowOverride
+ * are not visible from here (§8.4 rule 3).
+ */
+function dirLevelForm(doc: ConfigDocument, x: Scope, unit: string): { title: string; edits: OffsetEdit[]; needs: DirLevelNeeds; merging?: 'And' | 'Or' } | null {
   const classes = classesOf(x);
   const anyS = classes.some((k) => k.satisfyAny);
   if (anyS && classes.some((k) => !k.satisfyAny)) return null;
   const hasOwn = !!x.authz?.root;
   const merging = x.authz?.merging ?? 'off';
   if (hasOwn && merging !== (anyS ? 'or' : 'and') && merging !== 'off') return null;
+  // Whether some method's result depends on what is inherited.
+  let inheritedMatters = false;
   const block = perClass(classes, (k) => {
     const t = verdictBlock(k.order, k.allow, k.deny);
     const own = ownR(doc, x, k.methods[0]);
+    if (!hasOwn && !(k.satisfyAny ? isGranted(t) : isDenied(t))) inheritedMatters = true;
     if (!own.length) return hasOwn && merging === 'off' ? (k.satisfyAny ? GRANTED : t) : t;
     return k.satisfyAny ? rAny([t, ...own]) : rAll([t, orR(own)]);
   });
   if (!block) return null;
-  const setMerging = hasOwn && merging === 'off' ? undefined : anyS ? 'Or' : 'And';
+  const needs: DirLevelNeeds = !inheritedMatters ? 'nothing' : anyS ? 'require' : 'require-or-no-authtype';
+  // Where what is inherited does not matter (everyone denied under Satisfy All, everyone let in
+  // under Satisfy Any), the plain line says it: no AuthMerging.
+  const setMerging = (hasOwn && merging === 'off') || (!hasOwn && needs === 'nothing') ? undefined : anyS ? 'Or' : 'And';
   const edits = scopeEdits(doc, { scope: x, drop: x.compat!.directives, moveOwn: hasOwn, block, merging: setMerging }, unit);
   return {
     title: `Rewrite as ${setMerging ? `\`AuthMerging ${setMerging}\` + ` : ''}\`${summary(orR(block)).slice(0, 100)}\` (check the server config first)`,
     edits,
-    changes:
-      'Exact only when the rules this directory inherits are plain 2.4 `Require` lines (or none) and no later section of the server config adds `Require` for these requests; ' +
-      'the directory must also allow `AuthConfig` overrides (with only `AllowOverride Limit` the rewritten file answers 500). None of this is visible from this file.',
+    needs,
+    merging: setMerging,
   };
+}
+
+/** Why a file read inside a directory gets no exact rewrite, and when the offered one is exact. */
+function dirLevelReason(ctx: FileContext, needs: DirLevelNeeds | null): string {
+  const where = ctx === 'htaccess' ? 'this .htaccess file' : 'this file (read inside a `<Directory>`)';
+  const head = `${where} inherits access rules it does not show, and later sections of the server config may add their own.`;
+  if (needs === null) return `${head} An inherited \`Require\` (or later sections) cannot be ruled out.`;
+  const inherited =
+    needs === 'nothing'
+      ? 'whatever the directory inherits'
+      : needs === 'require'
+        ? 'when the directory inherits a 2.4 `Require` (with none, `Satisfy Any` lets everyone in today, and the rewrite would not)'
+        : 'when the directory inherits a 2.4 `Require`, or no `AuthType` either (an `AuthType` without any `Require` answers 500 today where the host rules let a client through; the rewrite would answer 200)';
+  const later = 'no later section of the server config (a deeper `<Directory>`, a `<DirectoryMatch>`, `<Files>`, `<Location>` or `<If>`) sets access for these files';
+  const override = ctx === 'htaccess' ? ', and `AllowOverride` allows `AuthConfig` (with only `Limit`, the rewritten file answers 500)' : '';
+  return `${head} The rewrite offered here is exact ${inherited}, as long as ${later}${override}.`;
 }
 
 function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, plan: MigrationPlan, byScope: Map<Scope, SectionPlan>, unit: string, options: PlanOptions, splitScopes: readonly Scope[]): void {
@@ -1351,16 +1388,36 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
   const naiveScopes = { left: NAIVE_SCOPE_BUDGET };
   const settled = settledByFile(doc);
   const tested = envNamesTested(doc);
+  // A file read inside a directory: each compat section's form (dirLevelForm) is worked out for
+  // that section alone. It stands when nothing else in the file holds access lines; or when it
+  // needs nothing from what comes before it and sets no AuthMerging, and every section of the
+  // file that overlaps it, other than those around it, is a compat section whose form is of the
+  // same kind (each then decides alone, in the original and in the rewrite). The file's top level
+  // comes before its sections (the directory walk precedes the others).
+  const inDir = ctx === 'htaccess' || ctx === 'directory';
+  const dirForms = new Map<Scope, ReturnType<typeof dirLevelForm>>();
+  if (inDir) for (const x of byScope.keys()) dirForms.set(x, dirLevelForm(doc, x, unit));
+  const standsAlone = (f: ReturnType<typeof dirLevelForm>): boolean => !!f && f.needs === 'nothing' && !f.merging;
+  const dirFormStands = (x: Scope, f: NonNullable<ReturnType<typeof dirLevelForm>>): boolean => {
+    const others = model.scopes.filter((s) => s !== x && (s.compat || s.authz?.root || s.authz?.merging));
+    if (!others.length) return true;
+    if (!standsAlone(f)) return false;
+    return others.every((s) => (!s.section && !!x.section) || (!!s.section && !!x.section && !scopesOverlap(s, x)) || (!!s.compat && standsAlone(dirForms.get(s) ?? null)));
+  };
   for (const [x, sp] of byScope) {
     // The naive check reads every test as holding (it is not repeated each way): lines under one stay as they are.
     if ([...x.compat!.directives, ...(x.authz?.directives ?? [])].some((d) => inCondWrapper(d, x, false))) continue;
-    if (!x.section) {
-      if ((ctx === 'htaccess' || ctx === 'directory') && !sp.exact && !model.problems.some((p) => p.directive && x.directives.includes(p.directive))) {
-        const f = dirLevelForm(doc, x, unit);
-        if (f) sp.naive = f;
+    if (inDir && !sp.exact && !model.problems.some((p) => p.directive && x.directives.includes(p.directive))) {
+      const f = dirForms.get(x) ?? null;
+      if (f && dirFormStands(x, f)) {
+        sp.naive = { title: f.title, edits: f.edits, changes: dirLevelReason(ctx, f.needs) };
+        sp.dirLevel = f.needs;
+        sp.reason = dirLevelReason(ctx, f.needs);
+        continue;
       }
-      continue;
-    }
+      sp.reason = dirLevelReason(ctx, null);
+      if (!x.section) continue;
+    } else if (!x.section) continue;
     if (mode === 'intent') {
       // What 2.2 did where 2.4 with mod_access_compat differs: Satisfy Any with no Require in effect.
       const classes = classesOf(x);

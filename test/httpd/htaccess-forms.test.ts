@@ -1,0 +1,206 @@
+/**
+ * The rewrite offered for a `.htaccess` file, against the real httpd.
+ *
+ * A .htaccess file does not show what its directory inherits, so its rewrite is never offered as
+ * exact: the engine offers an `AuthMerging And`/`Or` form and says what the form needs from the
+ * inherited rules (SectionPlan.dirLevel):
+ * - `nothing`: exact whatever is inherited;
+ * - `require`: exact when a 2.4 `Require` is inherited;
+ * - `require-or-no-authtype`: exact when a 2.4 `Require` is inherited, or no `AuthType` either.
+ *
+ * Each row is a .htaccess body. Each is served under every parent `<Directory>` below, by httpd
+ * with mod_access_compat (the original) and without it (the rewrite); the statuses must be the
+ * same under every parent the stated need allows. Under the parents it does not allow, the rows
+ * marked `differs` must show a difference: the stated need is not stricter than httpd. Two parents
+ * fall outside every need, as the message says: a later `<Files>` with `Require` in the server config,
+ * and a directory that allows only `Limit` overrides (the rewrite answers 500).
+ * Skips without httpd, except under CI=true.
+ */
+import assert from 'node:assert/strict';
+import { mismatches, startOracle, type OracleCase, type OracleRequestFor } from './harness';
+import { AUTHS, BASIC, FROMS, GROUPS, METHODS, USERS, httpdOrSkip } from './migration-cases.test';
+import { planMigration, type DirLevelNeeds } from '../../server/src/access';
+import { applyEdits, parse } from '../../server/src/syntax';
+
+/** What the parent directory holds, and which needs it satisfies. */
+interface Parent {
+  id: string;
+  body: string;
+  /** A 2.4 Require is inherited. */
+  require: boolean;
+  /** An AuthType is in effect. */
+  authType: boolean;
+  /** Server config after the directory (a later section), which no need allows. */
+  after?: string;
+  /** AllowOverride of the directory (default All). */
+  override?: string;
+}
+
+const PARENTS: Parent[] = [
+  { id: 'none', body: '', require: false, authType: false },
+  { id: 'valid', body: `${BASIC}\nRequire valid-user`, require: true, authType: true },
+  { id: 'ip', body: 'Require ip 127.0.0.2', require: true, authType: false },
+  { id: 'granted', body: 'Require all granted', require: true, authType: false },
+  { id: 'anyof', body: `${BASIC}\n<RequireAny>\nRequire valid-user\nRequire ip 127.0.0.3\n</RequireAny>`, require: true, authType: true },
+  { id: 'authtype', body: BASIC, require: false, authType: true },
+  // Outside every need: a later section with Require, and a directory that allows only Limit.
+  { id: 'later-files', body: '', require: false, authType: false, after: '<Files "a.html">\nRequire all granted\n</Files>' },
+  { id: 'override-limit', body: 'Require all granted', require: true, authType: false, override: 'Limit' },
+];
+
+function allows(needs: DirLevelNeeds, p: Parent): boolean {
+  if (p.after || p.override) return false;
+  if (needs === 'nothing') return true;
+  if (needs === 'require') return p.require;
+  return p.require || !p.authType;
+}
+
+interface Row {
+  id: string;
+  htaccess: string;
+  needs: DirLevelNeeds;
+  /** Parents (outside what `needs` allows) under which httpd must answer the rewrite differently. */
+  differs?: string[];
+}
+
+const ROWS: Row[] = [
+  { id: 'deny-all', htaccess: 'Order deny,allow\nDeny from all\n', needs: 'nothing', differs: ['later-files', 'override-limit'] },
+  { id: 'allow-all', htaccess: 'Order allow,deny\nAllow from all\n', needs: 'require-or-no-authtype', differs: ['authtype'] },
+  { id: 'allow-one', htaccess: 'Order deny,allow\nDeny from all\nAllow from 127.0.0.2\n', needs: 'require-or-no-authtype', differs: ['authtype'] },
+  { id: 'deny-one', htaccess: 'Order allow,deny\nAllow from all\nDeny from 127.0.0.2\n', needs: 'require-or-no-authtype', differs: ['authtype'] },
+  { id: 'host', htaccess: 'Order deny,allow\nDeny from all\nAllow from localhost\n', needs: 'require-or-no-authtype', differs: ['authtype'] },
+  { id: 'mutual', htaccess: 'Order mutual-failure\nAllow from 127.0.0.0/30\nDeny from 127.0.0.3\n', needs: 'require-or-no-authtype', differs: ['authtype'] },
+  { id: 'allow-only', htaccess: 'Allow from 127.0.0.2\n', needs: 'require-or-no-authtype', differs: ['authtype'] },
+  { id: 'limit', htaccess: '<Limit POST>\nOrder deny,allow\nDeny from all\n</Limit>\n', needs: 'require-or-no-authtype', differs: ['authtype'] },
+  {
+    id: 'limit-except',
+    htaccess: '<LimitExcept GET>\nOrder deny,allow\nDeny from all\nAllow from 127.0.0.3\n</LimitExcept>\n',
+    needs: 'require-or-no-authtype',
+    differs: ['authtype'],
+  },
+  { id: 'any', htaccess: 'Order deny,allow\nDeny from all\nAllow from 127.0.0.2\nSatisfy Any\n', needs: 'require', differs: ['none', 'authtype'] },
+  { id: 'any-deny-all', htaccess: 'Order deny,allow\nDeny from all\nSatisfy Any\n', needs: 'require', differs: ['none', 'authtype'] },
+  { id: 'satisfy-only', htaccess: 'Satisfy Any\n', needs: 'nothing' },
+  { id: 'own-require', htaccess: 'Order deny,allow\nDeny from all\nAllow from 127.0.0.2\nRequire valid-user\n', needs: 'nothing' },
+  { id: 'any-own-require', htaccess: 'Order deny,allow\nDeny from all\nAllow from 127.0.0.2\nSatisfy Any\nRequire valid-user\n', needs: 'nothing' },
+  { id: 'own-limited', htaccess: 'Order deny,allow\nDeny from all\nAllow from 127.0.0.2\n<Limit POST>\nRequire valid-user\n</Limit>\n', needs: 'nothing' },
+  {
+    id: 'any-own-limited',
+    htaccess: 'Order deny,allow\nDeny from all\nAllow from 127.0.0.2\nSatisfy any\n<Limit POST>\nRequire valid-user\n</Limit>\n',
+    needs: 'nothing',
+  },
+  { id: 'own-or', htaccess: 'Order allow,deny\nAllow from 127.0.0.3\nSatisfy Any\nAuthMerging Or\nRequire valid-user\n', needs: 'nothing' },
+  // Sections of the .htaccess file: a <Files> alone, or after a top level holding only Require.
+  { id: 'files-deny', htaccess: '<Files "a.html">\nOrder allow,deny\nDeny from all\n</Files>\n', needs: 'nothing' },
+  { id: 'filesmatch-allow-one', htaccess: '<FilesMatch "\\.html$">\nOrder deny,allow\nDeny from all\nAllow from 127.0.0.2\n</FilesMatch>\n', needs: 'require-or-no-authtype', differs: ['authtype'] },
+  {
+    id: 'files-after-require',
+    htaccess: '<IfModule mod_authz_core.c>\nRequire all granted\n</IfModule>\n<IfModule !mod_authz_core.c>\nOrder allow,deny\nAllow from all\n</IfModule>\n<Files "a.html">\nOrder allow,deny\nDeny from all\n</Files>\n',
+    needs: 'nothing',
+  },
+  // Several sections, each of a form that decides alone.
+  {
+    id: 'files-two',
+    htaccess: '<Files "a.html">\nOrder allow,deny\nDeny from all\n</Files>\n<FilesMatch "\\.html$">\nOrder allow,deny\nAllow from all\nSatisfy any\n</FilesMatch>\n',
+    needs: 'nothing',
+  },
+  { id: 'top-and-files', htaccess: 'Order deny,allow\nDeny from all\n<Files "a.html">\nOrder allow,deny\nAllow from all\nSatisfy any\n</Files>\n', needs: 'nothing' },
+  {
+    id: 'top-and-files-own',
+    htaccess: 'Order deny,allow\nDeny from all\n<Files "a.html">\nOrder deny,allow\nDeny from all\nAllow from 127.0.0.2\nSatisfy any\nRequire valid-user\n</Files>\n',
+    needs: 'nothing',
+  },
+  { id: 'own-and', htaccess: 'Order allow,deny\nAllow from 127.0.0.0/30\nAuthMerging And\nRequire user alice\n', needs: 'nothing' },
+];
+
+const STRENGTH: DirLevelNeeds[] = ['nothing', 'require-or-no-authtype', 'require'];
+
+/**
+ * The offered rewrite of a .htaccess text (every section's form applied) and what it needs (the
+ * most any form needs), or null unless every section with host rules gets a form.
+ */
+function offered(text: string): { text: string; needs: DirLevelNeeds } | null {
+  const plan = planMigration(parse(text), 'htaccess');
+  if (!plan.sections.length || plan.sections.some((s) => s.exact || !s.dirLevel || !s.naive)) return null;
+  const edits = plan.sections.flatMap((s) => s.naive!.edits);
+  const needs = plan.sections.map((s) => s.dirLevel!).sort((a, b) => STRENGTH.indexOf(b) - STRENGTH.indexOf(a))[0];
+  return { text: applyEdits(text, edits), needs };
+}
+
+const caseId = (row: Row, p: Parent) => `ht-${row.id}-${p.id}`;
+
+function oracleCase(id: string, parent: Parent, htaccess: string): OracleCase {
+  return {
+    id,
+    config: `DocumentRoot "@DOCROOT@"\n<Directory "@DOCROOT@">\nAllowOverride ${parent.override ?? 'All'}\n${parent.body}\n</Directory>${parent.after ? `\n${parent.after}` : ''}`,
+    files: { 'sub/a.html': 'a\n', 'sub/.htaccess': htaccess },
+  };
+}
+
+describe('.htaccess rewrites on the real httpd: each form is exact under the inherited rules it names', function () {
+  this.timeout(300_000);
+  let statuses: Map<string, Array<{ r: OracleRequestFor; a: number; b: number }>> | null = null;
+
+  before(async function () {
+    if (!httpdOrSkip(this)) return;
+    const originals: OracleCase[] = [];
+    const rewrites: OracleCase[] = [];
+    const requests: OracleRequestFor[] = [];
+    for (const row of ROWS) {
+      const o = offered(row.htaccess);
+      if (!o) continue;
+      for (const p of PARENTS) {
+        const id = caseId(row, p);
+        originals.push(oracleCase(id, p, row.htaccess));
+        rewrites.push(oracleCase(id, p, o.text));
+        for (const from of FROMS) {
+          for (const auth of AUTHS) for (const method of METHODS) requests.push({ caseId: id, path: '/sub/a.html', from, method, ...(auth ? { auth } : {}) });
+        }
+      }
+    }
+    const before = await startOracle(originals, { compat: true, users: USERS, groups: GROUPS });
+    const after = await startOracle(rewrites, { compat: false, users: USERS, groups: GROUPS });
+    try {
+      const a = await before.requestAll(requests);
+      const b = await after.requestAll(requests);
+      statuses = new Map();
+      requests.forEach((r, i) => {
+        const list = statuses!.get(r.caseId) ?? [];
+        list.push({ r, a: a[i], b: b[i] });
+        statuses!.set(r.caseId, list);
+      });
+    } finally {
+      await before.stop();
+      await after.stop();
+    }
+  });
+
+  for (const row of ROWS) {
+    it(`${row.id}: offered with need "${row.needs}"; same status under ${row.needs === 'nothing' ? 'every parent but the two outside every need' : 'the parents it allows'}`, () => {
+      const o = offered(row.htaccess);
+      assert.ok(o, 'a rewrite is offered');
+      assert.equal(o.needs, row.needs);
+      if (!statuses) return;
+      const summary: string[] = [];
+      for (const p of PARENTS) {
+        const list = statuses.get(caseId(row, p))!;
+        const diff = mismatches(
+          list.map((x) => x.r),
+          list.map((x) => x.a),
+          list.map((x) => x.b),
+        );
+        if (allows(o.needs, p)) {
+          assert.deepEqual(diff.slice(0, 3), [], `parent ${p.id}: the rewrite\n${o.text}must answer as the original`);
+        } else if (row.differs?.includes(p.id)) {
+          assert.ok(diff.length > 0, `parent ${p.id}: httpd answers alike, so the need "${o.needs}" is stricter than it must be`);
+        }
+        summary.push(`${p.id}: ${list.length} requests, ${diff.length} differ`);
+      }
+      assert.ok(summary.length === PARENTS.length);
+    });
+  }
+
+  it('no form where a section of the file changes what another one needs', () => {
+    assert.equal(offered('Order deny,allow\nDeny from all\n<Files a.html>\nOrder allow,deny\nAllow from all\n</Files>\n'), null);
+  });
+});
