@@ -1461,14 +1461,19 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
         continue;
       }
       const full = pointsFor(model, group, 512);
-      naiveScopes.left -= full.points.length * accessScopes(model).length;
-      const closed = !full.truncated && !options.wholeFile && onlyGroupApplies(group, full.points.map((pt) => scopesThatApply(model, pt.test, true)));
+      naiveScopes.left -= (full.truncated ? 512 : full.points.length) * accessScopes(model).length;
+      if (full.truncated) {
+        // Nothing to compare on: no need to read the rewritten file.
+        sp.naive = { title: `Replace with \`${summary(orR(block)).slice(0, 100)}\` (naive mapping: ${TOO_MANY.short})`, edits, changes: TOO_MANY.long };
+        continue;
+      }
+      const closed = !options.wholeFile && onlyGroupApplies(group, full.points.map((pt) => scopesThatApply(model, pt.test, true)));
       const view = closed ? viewFor(model, group, ctx, 512) : null;
       const on = onView(view, edits);
       const cost = on ? view!.proj.text.length + on.text.length : text.length;
       if (naiveReread.left >= cost) {
         naiveReread.left -= cost;
-        changes = naiveChanges(on ?? { model, points: full.truncated ? null : full.points, text }, group, ctx, perPoint);
+        changes = naiveChanges(on ?? { model, points: full.points, text }, group, ctx, perPoint);
       } else naiveReread.left = -1;
     }
     if (changes === null) continue;
@@ -1482,6 +1487,7 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
 }
 
 const NOT_CHECKED = { short: 'not checked', long: 'Not checked against the rest of this file: it has more access sections than one pass re-reads.' };
+const TOO_MANY = { short: 'not checked', long: 'Not checked against the other sections of this file (too many combinations).' };
 const NOT_CHECKED_WORLDS = {
   short: 'not checked',
   long: 'Not checked against the rest of this file: some of the sections it is compared with sit under a test httpd may or may not pass (<IfDefine>, <IfFile>, <IfModule>…).',
@@ -1505,7 +1511,7 @@ function naiveChanges(on: Omit<Reading, 'points'> & { points: Point[] | null }, 
   let points = on.points;
   if (!points) {
     const ps = pointsFor(model, group, 512);
-    if (ps.truncated) return { short: 'not checked', long: 'Not checked against the other sections of this file (too many combinations).' };
+    if (ps.truncated) return TOO_MANY;
     points = ps.points;
   }
   const r = checkCandidate(model, rw, ctx, points, { budget: CHECK_BUDGET, clientLimit: 5000, perPoint });
