@@ -104,6 +104,12 @@ const ROWS: Row[] = [
     htaccess: '<Files "a.html">\nOrder allow,deny\nDeny from all\n</Files>\n<FilesMatch "\\.html$">\nOrder allow,deny\nAllow from all\nSatisfy any\n</FilesMatch>\n',
     needs: 'nothing',
   },
+  {
+    id: 'top-allow-files-deny',
+    htaccess: 'Order allow,deny\nAllow from all\n<Files "a.html">\nOrder allow,deny\nDeny from all\n</Files>\n',
+    needs: 'require-or-no-authtype',
+    differs: ['authtype'],
+  },
   { id: 'top-and-files', htaccess: 'Order deny,allow\nDeny from all\n<Files "a.html">\nOrder allow,deny\nAllow from all\nSatisfy any\n</Files>\n', needs: 'nothing' },
   {
     id: 'top-and-files-own',
@@ -127,13 +133,16 @@ function offered(text: string): { text: string; needs: DirLevelNeeds } | null {
   return { text: applyEdits(text, edits), needs };
 }
 
+/** a.html is matched by the rows' <Files> sections, b.html by none. */
+const PATHS = ['/sub/a.html', '/sub/b.html'];
+
 const caseId = (row: Row, p: Parent) => `ht-${row.id}-${p.id}`;
 
 function oracleCase(id: string, parent: Parent, htaccess: string): OracleCase {
   return {
     id,
     config: `DocumentRoot "@DOCROOT@"\n<Directory "@DOCROOT@">\nAllowOverride ${parent.override ?? 'All'}\n${parent.body}\n</Directory>${parent.after ? `\n${parent.after}` : ''}`,
-    files: { 'sub/a.html': 'a\n', 'sub/.htaccess': htaccess },
+    files: { 'sub/a.html': 'a\n', 'sub/b.html': 'b\n', 'sub/.htaccess': htaccess },
   };
 }
 
@@ -154,7 +163,9 @@ describe('.htaccess rewrites on the real httpd: each form is exact under the inh
         originals.push(oracleCase(id, p, row.htaccess));
         rewrites.push(oracleCase(id, p, o.text));
         for (const from of FROMS) {
-          for (const auth of AUTHS) for (const method of METHODS) requests.push({ caseId: id, path: '/sub/a.html', from, method, ...(auth ? { auth } : {}) });
+          for (const auth of AUTHS) {
+            for (const method of METHODS) for (const path of PATHS) requests.push({ caseId: id, path, from, method, ...(auth ? { auth } : {}) });
+          }
         }
       }
     }

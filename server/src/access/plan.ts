@@ -1368,17 +1368,16 @@ function dirLevelForm(doc: ConfigDocument, x: Scope, unit: string): { title: str
 /** Why a file read inside a directory gets no exact rewrite, and when the offered one is exact. */
 function dirLevelReason(ctx: FileContext, needs: DirLevelNeeds | null): string {
   const where = ctx === 'htaccess' ? 'this .htaccess file' : 'this file (read inside a `<Directory>`)';
-  const head = `${where} inherits access rules it does not show, and later sections of the server config may add their own.`;
-  if (needs === null) return `${head} An inherited \`Require\` (or later sections) cannot be ruled out.`;
+  const head = `${where} does not show what its directory inherits, nor what later sections of the server config add.`;
+  if (needs === null) return `${head} No rewrite of these lines was found that is right whatever those are.`;
   const inherited =
     needs === 'nothing'
       ? 'whatever the directory inherits'
       : needs === 'require'
         ? 'when the directory inherits a 2.4 `Require` (with none, `Satisfy Any` lets everyone in today, and the rewrite would not)'
         : 'when the directory inherits a 2.4 `Require`, or no `AuthType` either (an `AuthType` without any `Require` answers 500 today where the host rules let a client through; the rewrite would answer 200)';
-  const later = 'no later section of the server config (a deeper `<Directory>`, a `<DirectoryMatch>`, `<Files>`, `<Location>` or `<If>`) sets access for these files';
   const override = ctx === 'htaccess' ? ', and `AllowOverride` allows `AuthConfig` (with only `Limit`, the rewritten file answers 500)' : '';
-  return `${head} The rewrite offered here is exact ${inherited}, as long as ${later}${override}.`;
+  return `${head} The rewrite offered is right ${inherited}, provided no later section (a deeper \`<Directory>\`, a \`<DirectoryMatch>\`, \`<Files>\`, \`<Location>\` or \`<If>\`) sets access for these files${override}.`;
 }
 
 function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, plan: MigrationPlan, byScope: Map<Scope, SectionPlan>, unit: string, options: PlanOptions, splitScopes: readonly Scope[]): void {
@@ -1389,21 +1388,24 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
   const settled = settledByFile(doc);
   const tested = envNamesTested(doc);
   // A file read inside a directory: each compat section's form (dirLevelForm) is worked out for
-  // that section alone. It stands when nothing else in the file holds access lines; or when it
-  // needs nothing from what comes before it and sets no AuthMerging, and every section of the
-  // file that overlaps it, other than those around it, is a compat section whose form is of the
-  // same kind (each then decides alone, in the original and in the rewrite). The file's top level
-  // comes before its sections (the directory walk precedes the others).
+  // that section alone. A form "decides alone" when it needs nothing from what comes before it and
+  // sets no AuthMerging: for its requests it gives the original's answer whatever else is there.
+  // X's form stands when each other section of the file with access lines leaves it alone: it
+  // does not overlap X; or it comes after X (the file's top level comes before its sections: the
+  // directory walk precedes the others) and its own form decides alone; or it comes before X and
+  // X's form decides alone.
   const inDir = ctx === 'htaccess' || ctx === 'directory';
   const dirForms = new Map<Scope, ReturnType<typeof dirLevelForm>>();
   if (inDir) for (const x of byScope.keys()) dirForms.set(x, dirLevelForm(doc, x, unit));
-  const standsAlone = (f: ReturnType<typeof dirLevelForm>): boolean => !!f && f.needs === 'nothing' && !f.merging;
-  const dirFormStands = (x: Scope, f: NonNullable<ReturnType<typeof dirLevelForm>>): boolean => {
-    const others = model.scopes.filter((s) => s !== x && (s.compat || s.authz?.root || s.authz?.merging));
-    if (!others.length) return true;
-    if (!standsAlone(f)) return false;
-    return others.every((s) => (!s.section && !!x.section) || (!!s.section && !!x.section && !scopesOverlap(s, x)) || (!!s.compat && standsAlone(dirForms.get(s) ?? null)));
-  };
+  const decidesAlone = (f: ReturnType<typeof dirLevelForm> | undefined): boolean => !!f && f.needs === 'nothing' && !f.merging;
+  const dirFormStands = (x: Scope, f: NonNullable<ReturnType<typeof dirLevelForm>>): boolean =>
+    model.scopes.every((s) => {
+      if (s === x || !(s.compat || s.authz?.root || s.authz?.merging)) return true;
+      if (s.section && x.section && !scopesOverlap(s, x)) return true;
+      const sAlone = !!s.compat && decidesAlone(dirForms.get(s));
+      if (s.section && x.section) return sAlone && decidesAlone(f);
+      return s.section ? sAlone : decidesAlone(f);
+    });
   for (const [x, sp] of byScope) {
     // The naive check reads every test as holding (it is not repeated each way): lines under one stay as they are.
     if ([...x.compat!.directives, ...(x.authz?.directives ?? [])].some((d) => inCondWrapper(d, x, false))) continue;
