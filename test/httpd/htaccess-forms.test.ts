@@ -17,6 +17,8 @@
  * Skips without httpd, except under CI=true.
  */
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { authzBlock, compatBlock } from './blocks';
 import { mismatches, startOracle, type OracleCase, type OracleRequestFor } from './harness';
 import { AUTHS, BASIC, FROMS, GROUPS, METHODS, USERS, httpdOrSkip } from './migration-cases.test';
 import { planMigration, type DirLevelNeeds } from '../../server/src/access';
@@ -141,7 +143,7 @@ const caseId = (row: Row, p: Parent) => `ht-${row.id}-${p.id}`;
 function oracleCase(id: string, parent: Parent, htaccess: string): OracleCase {
   return {
     id,
-    config: `DocumentRoot "@DOCROOT@"\n<Directory "@DOCROOT@">\nAllowOverride ${parent.override ?? 'All'}\n${parent.body}\n</Directory>${parent.after ? `\n${parent.after}` : ''}`,
+    config: `DocumentRoot "@DOCROOT@"\nSetEnvIf X-Flag ^yes FLAG\n<Directory "@DOCROOT@">\nAllowOverride ${parent.override ?? 'All'}\n${parent.body}\n</Directory>${parent.after ? `\n${parent.after}` : ''}`,
     files: { 'sub/a.html': 'a\n', 'sub/b.html': 'b\n', 'sub/.htaccess': htaccess },
   };
 }
@@ -213,5 +215,92 @@ describe('.htaccess rewrites on the real httpd: each form is exact under the inh
 
   it('no form where a section of the file changes what another one needs', () => {
     assert.equal(offered('Order deny,allow\nDeny from all\n<Files a.html>\nOrder allow,deny\nAllow from all\n</Files>\n'), null);
+  });
+});
+
+// Random .htaccess files from the blocks of the random configurations: host rules and Require lines
+// at the top level and in up to two <Files>/<FilesMatch> sections. Each one the engine offers a form
+// for is served under every parent its need allows, with and without X-Flag (FLAG): 0 differences.
+// APACHECONF_SEED=<n> replays a run; APACHECONF_HTACCESS_RUNS=<n> changes the count (default 150).
+
+const SECTION_OPENS = ['<Files "a.html">', '<FilesMatch "\\.html$">', '<Files "b.html">'];
+
+const htaccessArb = fc
+  .record({
+    compat: fc.option(compatBlock, { nil: null, freq: 3 }),
+    authz: fc.option(authzBlock, { nil: null, freq: 1 }),
+    sections: fc.array(
+      fc.record({
+        open: fc.constantFrom(...SECTION_OPENS),
+        compat: fc.option(compatBlock, { nil: null, freq: 3 }),
+        authz: fc.option(authzBlock, { nil: null, freq: 1 }),
+      }),
+      { maxLength: 2 },
+    ),
+  })
+  .map((r) => {
+    const out: string[] = [];
+    if (r.compat) out.push(r.compat);
+    if (r.authz) out.push(r.authz);
+    for (const sec of r.sections) {
+      if (!sec.compat && !sec.authz) continue;
+      const close = sec.open.startsWith('<FilesMatch') ? '</FilesMatch>' : '</Files>';
+      out.push(sec.open, ...(sec.compat ? [sec.compat] : []), ...(sec.authz ? [sec.authz] : []), close);
+    }
+    return out.join('\n') + '\n';
+  })
+  .filter((t) => /^\s*(Order|Allow|Deny|Satisfy)\b/im.test(t));
+
+describe('.htaccess rewrites on the real httpd: random files', function () {
+  this.timeout(600_000);
+  it('every offered form answers as the original under each parent its need allows', async function () {
+    if (!httpdOrSkip(this)) return;
+    const seed = Number(process.env.APACHECONF_SEED ?? 20261126);
+    const runs = Number(process.env.APACHECONF_HTACCESS_RUNS ?? 150);
+    const texts = [...new Set(fc.sample(htaccessArb, { seed, numRuns: runs }))];
+    const originals: OracleCase[] = [];
+    const rewrites: OracleCase[] = [];
+    const requests: OracleRequestFor[] = [];
+    const byNeeds: Record<string, number> = {};
+    texts.forEach((text, i) => {
+      const o = offered(text);
+      if (!o) return;
+      byNeeds[o.needs] = (byNeeds[o.needs] ?? 0) + 1;
+      for (const p of PARENTS) {
+        if (!allows(o.needs, p)) continue;
+        const id = `hr${i}-${p.id}`;
+        originals.push(oracleCase(id, p, text));
+        rewrites.push(oracleCase(id, p, o.text));
+        for (const from of FROMS) {
+          for (const auth of AUTHS) {
+            for (const method of METHODS) {
+              for (const path of PATHS) {
+                for (const headers of [{}, { 'X-Flag': 'yes' }] as Array<Record<string, string>>) {
+                  requests.push({ caseId: id, path, from, method, ...(auth ? { auth } : {}), ...(Object.keys(headers).length ? { headers } : {}) });
+                }
+              }
+            }
+          }
+        }
+      }
+    });
+    const offeredCount = Object.values(byNeeds).reduce((a, b) => a + b, 0);
+    console.log(`      seed ${seed}: ${texts.length} files, a form for ${offeredCount} (${JSON.stringify(byNeeds)}), ${originals.length} cases, ${requests.length} requests`);
+    assert.ok(offeredCount >= texts.length / 4, 'forms are offered for a fair share of the files');
+    const before = await startOracle(originals, { compat: true, users: USERS, groups: GROUPS });
+    const after = await startOracle(rewrites, { compat: false, users: USERS, groups: GROUPS });
+    try {
+      const a = await before.requestAll(requests);
+      const b = await after.requestAll(requests);
+      const diff = mismatches(requests, a, b);
+      const show = diff.slice(0, 3).map((d) => {
+        const i = Number(/^hr(\d+)-/.exec(d.request.caseId)![1]);
+        return `${JSON.stringify(d)}\n--- .htaccess\n${texts[i]}--- offered\n${offered(texts[i])!.text}`;
+      });
+      assert.equal(diff.length, 0, `seed ${seed}: ${diff.length} of ${requests.length} requests differ:\n${show.join('\n')}`);
+    } finally {
+      await before.stop();
+      await after.stop();
+    }
   });
 });
