@@ -41,7 +41,17 @@ export interface ServiceSettings {
   rules?: Record<string, SeveritySetting>;
   /** Which access rewrite fix-all applies where the exact and the naive one differ (default preserve). */
   mode?: 'preserve' | 'intent';
+  /**
+   * What the user declares about the directories of `.htaccess` files (and of files read inside
+   * `<Directory>`): they inherit a 2.4 `Require` (`require`), or neither a `Require` nor an
+   * `AuthType` (`none`); no later section of the server config sets access for them; and
+   * `AllowOverride` allows `AuthConfig`. The rewrites exact on those terms become preferred.
+   */
+  inherited?: InheritedDeclaration;
 }
+
+export type InheritedDeclaration = 'require' | 'none';
+export const INHERITED_DECLARATIONS: readonly InheritedDeclaration[] = ['require', 'none'];
 
 export interface AnalyzeInput {
   text: string;
@@ -129,7 +139,7 @@ export class ApacheConfService {
       if (setting === 'ignore') continue;
       let raw: Finding[];
       try {
-        raw = rule.check({ doc: tree, fileContext: context, uri, mode: this.settings.mode, depth: input.depth ?? 'full' });
+        raw = rule.check({ doc: tree, fileContext: context, uri, mode: this.settings.mode, inherited: this.settings.inherited, depth: input.depth ?? 'full' });
       } catch (e) {
         // A rule must never take the whole analysis down; report the failure instead of a clean file.
         if (process.env.APACHECONF_DEBUG) console.error(e);

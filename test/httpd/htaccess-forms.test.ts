@@ -23,6 +23,7 @@ import { mismatches, startOracle, type OracleCase, type OracleRequestFor } from 
 import { AUTHS, BASIC, FROMS, GROUPS, METHODS, USERS, httpdOrSkip } from './migration-cases.test';
 import { planMigration, type DirLevelNeeds } from '../../server/src/access';
 import { applyEdits, parse } from '../../server/src/syntax';
+import { createService, INHERITED_DECLARATIONS } from '../../server/src/service';
 
 /** What the parent directory holds, and which needs it satisfies. */
 interface Parent {
@@ -210,6 +211,14 @@ describe('.htaccess rewrites on the real httpd: each form is exact under the inh
         summary.push(`${p.id}: ${list.length} requests, ${diff.length} differ`);
       }
       assert.ok(summary.length === PARENTS.length);
+      // What `--inherited require|none` declares: the form is applied exactly when every parent
+      // that fits the declaration is one its need allows (so one checked above).
+      for (const decl of INHERITED_DECLARATIONS) {
+        const fits = PARENTS.filter((p) => !p.after && !p.override && (decl === 'require' ? p.require : !p.require && !p.authType));
+        const fixed = createService({ inherited: decl }).fixText({ text: row.htaccess, uri: 'file:///site/d/.htaccess' }).text;
+        const applies: boolean = fits.every((p) => allows(o.needs, p));
+        assert.equal(fixed, applies ? o.text : row.htaccess, `--inherited ${decl}`);
+      }
     });
   }
 

@@ -73,6 +73,9 @@ afterEach(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
+const HT_ALLOW = 'Order deny,allow\nDeny from all\nAllow from 10.1\n';
+const HT_ANY = 'Order deny,allow\nDeny from all\nAllow from 10.1\nSatisfy any\n';
+
 describe('cli: exit codes', () => {
   const cases: Array<{ name: string; files?: Record<string, string>; args: string[]; code: number; stderr?: RegExp; stdout?: RegExp }> = [
     { name: 'clean file', files: { 'a.conf': CLEAN }, args: ['check', 'a.conf'], code: 0, stdout: /No problems found in 1 file\./ },
@@ -100,6 +103,13 @@ describe('cli: exit codes', () => {
     { name: 'fix: two output modes', files: { 'a.conf': CLEAN }, args: ['fix', '--write', '--diff', 'a.conf'], code: 2, stderr: /one of --diff, --write and --stdout/ },
     { name: 'fix: bad mode', files: { 'a.conf': CLEAN }, args: ['fix', '--mode', 'aggressive', 'a.conf'], code: 2, stderr: /--mode must be one of preserve, intent/ },
     { name: 'fix: --mode intent accepted', files: { 'a.conf': CLEAN }, args: ['fix', '--mode', 'intent', 'a.conf'], code: 0 },
+    // A .htaccess rewrite is applied only on a declaration of what its directory inherits.
+    { name: 'fix: a .htaccess without --inherited', files: { 'd/.htaccess': HT_ALLOW }, args: ['fix', 'd/.htaccess'], code: 1, stderr: /would apply 0 fixes/ },
+    { name: 'fix: a .htaccess with --inherited require', files: { 'd/.htaccess': HT_ALLOW }, args: ['fix', '--inherited', 'require', 'd/.htaccess'], code: 0, stdout: /^\+AuthMerging And\n\+Require ip 10\.1$/m },
+    { name: 'fix: --inherited none meets the same need', files: { 'd/.htaccess': HT_ALLOW }, args: ['fix', '--inherited=none', 'd/.htaccess'], code: 0, stderr: /would apply 1 fix/ },
+    { name: 'fix: Satisfy Any needs an inherited Require', files: { 'd/.htaccess': HT_ANY }, args: ['fix', '--inherited', 'none', 'd/.htaccess'], code: 1, stderr: /would apply 0 fixes/ },
+    { name: 'check: --inherited says on which terms', files: { 'd/.htaccess': HT_ANY }, args: ['check', '--inherited', 'require', 'd/.htaccess'], code: 1, stdout: /exact on the terms declared \(inherited: require\)/ },
+    { name: 'bad --inherited', files: { 'a.conf': CLEAN }, args: ['fix', '--inherited', 'all', 'a.conf'], code: 2, stderr: /--inherited must be one of require, none/ },
     { name: 'fix: missing path', args: ['fix', 'gone.conf'], code: 2, stderr: /gone\.conf: error: cannot read/ },
     { name: 'fix: --stdout with a missing file', args: ['fix', '--stdout', 'gone.conf'], code: 2, stderr: /gone\.conf: error: cannot read/ },
     { name: 'a directory without config files', files: { 'd/readme.txt': 'x\n' }, args: ['check', 'd'], code: 0, stderr: /warning: no configuration files found in d/, stdout: /No problems found in 0 files/ },

@@ -160,3 +160,24 @@ describe('rule legacy-access: --mode intent', () => {
     assert.doesNotMatch(intent, /Order|Deny|Allow/);
   });
 });
+
+describe('rule legacy-access: what a .htaccess directory inherits, as declared (--inherited)', () => {
+  const text = 'Order deny,allow\nDeny from all\nAllow from 10.1\nSatisfy any\n';
+  const rows = [
+    { inherited: undefined, preferred: false, says: /No exact rewrite is offered: this \.htaccess file does not show/ },
+    { inherited: 'require', preferred: true, says: /exact on the terms declared \(inherited: require\): the directory inherits a 2\.4 `Require`/ },
+    // Satisfy Any without a Require of its own: with nothing inherited, everyone gets in today.
+    { inherited: 'none', preferred: false, says: /with none, `Satisfy Any` lets everyone in today/ },
+  ] as const;
+  for (const row of rows) {
+    it(`inherited ${row.inherited ?? '(not declared)'}: the form is ${row.preferred ? '' : 'not '}preferred`, () => {
+      const a = createService(row.inherited ? { inherited: row.inherited } : {}).analyze({ text, uri: 'file:///site/.htaccess' });
+      const f = a.findings.find((x) => x.rule === 'legacy-access')!;
+      assert.match(f.message, row.says);
+      const form = f.fixes!.find((x) => /AuthMerging Or/.test(x.title))!;
+      assert.equal(form.preferred === true, row.preferred);
+      if (row.preferred) assert.match(form.title, /\(exact for a directory that inherits a 2\.4 `Require`\)$/);
+      else assert.match(form.title, /\(check the server config first\)$/);
+    });
+  }
+});

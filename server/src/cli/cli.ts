@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { version as packageVersion } from '../../../package.json';
-import { createService, RULES, getRule, severityAtLeast, type ApacheConfService, type Analysis, type ReportedFinding, type ServiceSettings } from '../service';
+import { createService, RULES, getRule, severityAtLeast, type ApacheConfService, type Analysis, type ReportedFinding, type ServiceSettings, INHERITED_DECLARATIONS, type InheritedDeclaration } from '../service';
 import { decode, encode, type DecodedFile } from '../syntax';
 import { FILE_CONTEXTS, defaultContextFor, type FileContext } from '../model/context';
 import { SEVERITY_SETTINGS, type SeveritySetting } from '../rules/types';
@@ -83,6 +83,13 @@ fix options:
   --stdout                   print the fixed text of exactly one file
   --mode preserve|intent     preserve: keep what httpd does today (default);
                              intent: what the configuration evidently meant
+  --inherited require|none   declare what the directories of .htaccess files
+                             inherit: a 2.4 Require, or no Require and no
+                             AuthType; and that no later section of the server
+                             config sets access for them and AllowOverride
+                             allows AuthConfig. The .htaccess rewrites exact on
+                             those terms are then applied (check shows them
+                             as preferred fixes)
   --context, --rule, --exit-zero as for check
 
 ${EXPLAIN_HELP}
@@ -97,6 +104,8 @@ class UsageError extends Error {}
 
 interface CommonOptions {
   context?: FileContext;
+  /** `--inherited`: what the directories of .htaccess files inherit (ServiceSettings.inherited). */
+  inherited?: InheritedDeclaration;
   rules: Record<string, SeveritySetting>;
   exitZero: boolean;
   paths: string[];
@@ -221,6 +230,9 @@ function commonOption(opt: { name: string; inline?: string }, r: ArgReader, o: C
       r.noValue(opt);
       o.exitZero = true;
       return true;
+    case '--inherited':
+      o.inherited = oneOf('--inherited', r.value(opt), INHERITED_DECLARATIONS);
+      return true;
     default:
       return false;
   }
@@ -323,7 +335,11 @@ class Session {
     const key = project?.file ?? '';
     let s = this.services.get(key);
     if (!s) {
-      const settings: CliServiceSettings = { ...this.extra, rules: { ...(project?.rules ?? {}), ...this.opts.rules } };
+      const settings: CliServiceSettings = {
+        ...this.extra,
+        ...(this.opts.inherited ? { inherited: this.opts.inherited } : {}),
+        rules: { ...(project?.rules ?? {}), ...this.opts.rules },
+      };
       s = createService(settings);
       this.services.set(key, s);
     }
@@ -412,7 +428,7 @@ async function runReport(o: CheckOptions, io: CliIO, cwd: string, session: Sessi
   // Workers run this same bundle; from the sources (tests) everything runs in this thread.
   const script = process.argv[1] ?? '';
   const workerScript = /cli\.js$/.test(script) ? script : undefined;
-  const summaries = await checkFilesParallel(jobs, { settings: { rules: o.rules }, workerScript });
+  const summaries = await checkFilesParallel(jobs, { settings: { rules: o.rules, ...(o.inherited ? { inherited: o.inherited } : {}) }, workerScript });
   io.stdout.write(o.format === 'html' ? formatHtml(summaries) : formatMarkdown(summaries) + '\n');
   const unreadable = summaries.some((f) => f.error);
   if (unreadable || session.ioErrors > 0) return 2;

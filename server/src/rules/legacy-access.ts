@@ -12,7 +12,7 @@
 import type { DirectiveNode, Finding, Fix, Rule } from './types';
 import { codeLine, COMPAT_DIRECTIVES, in22Branch } from './scope';
 import { detached, directivesNamed } from '../syntax';
-import { planMigration, type SectionPlan } from '../access';
+import { planMigration, type DirLevelNeeds, type SectionPlan } from '../access';
 
 function describe(d: DirectiveNode): string {
   const words = d.args.map((a) => a.value);
@@ -66,11 +66,27 @@ function describedOf(text: string, d: DirectiveNode, only22: boolean, pending: b
   return v;
 }
 
+/** Whether a declaration about what a directory inherits meets what a .htaccess form needs. */
+function meets(inherited: 'require' | 'none', needs: DirLevelNeeds): boolean {
+  return needs === 'nothing' || needs === 'require-or-no-authtype' || (needs === 'require' && inherited === 'require');
+}
+
+const DECLARED_TITLE = { require: 'a directory that inherits a 2.4 `Require`', none: 'a directory that inherits no `Require` and no `AuthType`' } as const;
+
+function declaredNote(inherited: 'require' | 'none', htaccess: boolean): string {
+  return (
+    `The rewrite offered is exact on the terms declared (inherited: ${inherited}): the directory inherits ` +
+    (inherited === 'require' ? 'a 2.4 `Require`' : 'neither a `Require` nor an `AuthType`') +
+    ', no later section of the server config sets access for these files' +
+    (htaccess ? ', and `AllowOverride` allows `AuthConfig`.' : '.')
+  );
+}
+
 export const legacyAccessRule: Rule = {
   id: 'legacy-access',
   defaultSeverity: 'warning',
   summary: '`Order`, `Allow`, `Deny`, `Satisfy`: 2.2 access control that 2.4 keeps only in mod_access_compat. Exact quick fix to `Require` where one exists.',
-  check({ doc, fileContext, mode, depth }) {
+  check({ doc, fileContext, mode, depth, inherited }) {
     const compat = directivesNamed(doc, ...COMPAT_DIRECTIVES);
     if (!compat.length) return [];
     let plans = new Map<DirectiveNode, SectionPlan>();
@@ -93,12 +109,16 @@ export const legacyAccessRule: Rule = {
       let message = known.message;
       let fixes: Fix[] | undefined;
       if (!only22 && sp) {
+        // A .htaccess form whose need the user's declaration meets is exact on those terms.
+        const declared = !sp.exact && !!sp.naive && !!sp.dirLevel && !!inherited && meets(inherited, sp.dirLevel);
         // In intent mode the naive mapping (what the author most likely meant) wins where it differs.
         const intent = mode === 'intent' && !!sp.naive;
         fixes = [];
         if (sp.exact) fixes.push({ title: sp.exact.title, edits: sp.exact.edits, preferred: !intent });
+        else if (declared) message += ` ${declaredNote(inherited!, fileContext === 'htaccess')}`;
         else if (sp.reason) message += ` No exact rewrite is offered: ${sp.reason}`;
-        if (sp.naive) fixes.push({ title: sp.naive.title, edits: sp.naive.edits, preferred: intent });
+        if (declared) fixes.push({ title: sp.naive!.title.replace(/ \(check the server config first\)$/, ` (exact for ${DECLARED_TITLE[inherited!]})`), edits: sp.naive!.edits, preferred: true });
+        else if (sp.naive) fixes.push({ title: sp.naive.title, edits: sp.naive.edits, preferred: intent });
         if (!fixes.length) fixes = undefined;
       }
       const f: Finding = { rule: 'legacy-access', message, start: d.start, end: d.end, tags: DEPRECATED, data: known.data };

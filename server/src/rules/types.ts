@@ -52,6 +52,8 @@ export interface RuleContext {
    * (default) or `intent`.
    */
   readonly mode?: 'preserve' | 'intent';
+  /** What the user declares the directories of `.htaccess` files inherit (ServiceSettings.inherited). */
+  readonly inherited?: 'require' | 'none';
   /**
    * `full` (default) runs everything, including the access engine's checks over request points
    * and its exact rewrites. `quick` leaves those out (no access fixes, no findings that need
