@@ -24,6 +24,8 @@ import { AUTHS, BASIC, FROMS, GROUPS, METHODS, USERS, httpdOrSkip } from './migr
 import { planMigration, type DirLevelNeeds } from '../../server/src/access';
 import { applyEdits, parse } from '../../server/src/syntax';
 import { createService, INHERITED_DECLARATIONS } from '../../server/src/service';
+import { migrateHtaccessInContext } from '../../server/src/features/htaccess-context';
+import { FAKE_ROOT, forEngine } from './migration-cases.test';
 
 /** What the parent directory holds, and which needs it satisfies. */
 interface Parent {
@@ -305,6 +307,95 @@ describe('.htaccess rewrites on the real httpd: random files', function () {
       const show = diff.slice(0, 3).map((d) => {
         const i = Number(/^hr(\d+)-/.exec(d.request.caseId)![1]);
         return `${JSON.stringify(d)}\n--- .htaccess\n${texts[i]}--- offered\n${offered(texts[i])!.text}`;
+      });
+      assert.equal(diff.length, 0, `seed ${seed}: ${diff.length} of ${requests.length} requests differ:\n${show.join('\n')}`);
+    } finally {
+      await before.stop();
+      await after.stop();
+    }
+  });
+});
+
+// The same random .htaccess files read in a random 2.4 server configuration (Require lines and
+// AuthMerging in the document root's <Directory>, the sub-directory's, a <DirectoryMatch>, a
+// <Location>, <Files> and <FilesMatch>; Basic auth or not): `fix --root` checks each rewrite in that
+// configuration (features/htaccess-context.ts). Every one it offers must answer as the original.
+// 80 pairs by default (httpd answers these configurations more slowly: about a minute a run).
+
+const SERVER_SECTIONS = [
+  (b: string) => `<Directory "@DOCROOT@/sub">\n${b}\n</Directory>`,
+  (b: string) => `<DirectoryMatch "/sub$">\n${b}\n</DirectoryMatch>`,
+  (b: string) => `<Location "/sub">\n${b}\n</Location>`,
+  (b: string) => `<Files "a.html">\n${b}\n</Files>`,
+  (b: string) => `<FilesMatch "^b\\.">\n${b}\n</FilesMatch>`,
+];
+
+const serverArb = fc
+  .record({
+    auth: fc.boolean(),
+    root: fc.option(authzBlock, { nil: null, freq: 2 }),
+    override: fc.constantFrom('All', 'All', 'AuthConfig Limit', 'Limit'),
+    sections: fc.array(fc.record({ at: fc.nat(SERVER_SECTIONS.length - 1), body: authzBlock }), { maxLength: 2 }),
+  })
+  .map((r) => {
+    const root = [`AllowOverride ${r.override}`, ...(r.auth ? [BASIC, 'AuthGroupFile "@GROUPS@"'] : []), ...(r.root ? [r.root] : [])];
+    return [`<Directory "@DOCROOT@">`, ...root, '</Directory>', ...r.sections.map((x) => SERVER_SECTIONS[x.at](x.body))].join('\n');
+  });
+
+describe('.htaccess rewrites on the real httpd: in their server configuration (fix --root)', function () {
+  this.timeout(600_000);
+  it('every rewrite found exact in the configuration answers as the original', async function () {
+    if (!httpdOrSkip(this)) return;
+    const seed = Number(process.env.APACHECONF_SEED ?? 20261126);
+    const runs = Number(process.env.APACHECONF_HTACCESS_RUNS ?? 80);
+    const servers = fc.sample(serverArb, { seed, numRuns: runs });
+    const texts = fc.sample(htaccessArb, { seed: seed + 1, numRuns: runs });
+    const originals: OracleCase[] = [];
+    const rewrites: OracleCase[] = [];
+    const requests: OracleRequestFor[] = [];
+    const pairs: Array<{ server: string; ht: string; out: string }> = [];
+    const why: Record<string, number> = {};
+    const t0 = Date.now();
+    for (let i = 0; i < runs; i++) {
+      const server = servers[i];
+      const ht = texts[i];
+      const config = `DocumentRoot "@DOCROOT@"\nSetEnvIf X-Flag ^yes FLAG\n${server}`;
+      const whole = parse(`<VirtualHost *:80>\n${forEngine(config)}\n</VirtualHost>\n`);
+      const r = migrateHtaccessInContext(whole, `${FAKE_ROOT}/sub`, ht);
+      if (r.text === null) {
+        const k = (r.why ?? '').replace(/GET .*|POST .*/, '…').slice(0, 70);
+        why[k] = (why[k] ?? 0) + 1;
+        continue;
+      }
+      const id = `hc${i}`;
+      pairs.push({ server, ht, out: r.text });
+      const files = { 'sub/a.html': 'a\n', 'sub/b.html': 'b\n' };
+      originals.push({ id, config, files: { ...files, 'sub/.htaccess': ht } });
+      rewrites.push({ id, config, files: { ...files, 'sub/.htaccess': r.text } });
+      for (const from of FROMS) {
+        for (const auth of AUTHS) {
+          for (const method of METHODS) {
+            for (const path of PATHS) {
+              for (const headers of [{}, { 'X-Flag': 'yes' }] as Array<Record<string, string>>) {
+                requests.push({ caseId: id, path, from, method, ...(auth ? { auth } : {}), ...(Object.keys(headers).length ? { headers } : {}) });
+              }
+            }
+          }
+        }
+      }
+    }
+    const engineMs = Date.now() - t0;
+    console.log(`      seed ${seed}: ${runs} pairs, ${pairs.length} rewritten in context (engine ${engineMs} ms), ${requests.length} requests; not rewritten: ${JSON.stringify(why)}`);
+    assert.ok(pairs.length >= runs / 5, 'rewrites are found for a fair share of the pairs');
+    const before = await startOracle(originals, { compat: true, users: USERS, groups: GROUPS });
+    const after = await startOracle(rewrites, { compat: false, users: USERS, groups: GROUPS });
+    try {
+      const a = await before.requestAll(requests);
+      const b = await after.requestAll(requests);
+      const diff = mismatches(requests, a, b);
+      const show = diff.slice(0, 3).map((d) => {
+        const p = pairs[originals.findIndex((c) => c.id === d.request.caseId)];
+        return `${JSON.stringify(d)}\n--- server\n${p.server}\n--- .htaccess\n${p.ht}--- rewritten\n${p.out}`;
       });
       assert.equal(diff.length, 0, `seed ${seed}: ${diff.length} of ${requests.length} requests differ:\n${show.join('\n')}`);
     } finally {

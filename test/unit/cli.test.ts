@@ -520,6 +520,40 @@ describe('cli: unified diff', () => {
 });
 
 describe('cli: fix', () => {
+  it('--root checks each .htaccess rewrite in its server configuration, and applies the exact ones', async () => {
+    const site = path.join(tmp, 'site');
+    const conf = [
+      '<VirtualHost *:80>',
+      `    DocumentRoot "${site}"`,
+      `    <Directory "${site}">`,
+      '        AllowOverride All',
+      '        Require all granted',
+      '    </Directory>',
+      '    <Location /open>',
+      '        Require all granted',
+      '    </Location>',
+      '</VirtualHost>',
+      '',
+    ].join('\n');
+    const ht = 'Order deny,allow\nDeny from all\nAllow from 10.1\n';
+    tree({ 'httpd.conf': conf, 'site/d/.htaccess': ht, 'site/open/.htaccess': ht, 'site/none/.htaccess': '# nothing here\n' });
+    // Without the configuration: no exact rewrite.
+    assert.match((await run(['fix', 'site/d/.htaccess'], tmp)).err, /would apply 0 fixes/);
+    const r = await run(['fix', '--root', 'httpd.conf', 'site/d/.htaccess', 'site/open/.htaccess', 'site/none/.htaccess'], tmp);
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.out, /^\+\+\+ b\/site\/d\/\.htaccess\n@@ -1,3 \+1,2 @@\n-Order deny,allow\n-Deny from all\n-Allow from 10\.1\n\+AuthMerging And\n\+Require ip 10\.1\n/m);
+    // The <Location /open> replaces what the .htaccess would say in Require: refused, with a request.
+    assert.doesNotMatch(r.out, /site\/open/);
+    assert.match(r.err, /site\/open\/\.htaccess: no exact rewrite in the configuration of httpd\.conf: .*at \/open.* would get 200 instead of 403|site\/open\/\.htaccess: no exact rewrite in the configuration of httpd\.conf: .*403/);
+    assert.doesNotMatch(r.err, /site\/none/);
+    assert.match(r.err, /would apply 1 fix in 1 of 3 files/);
+    // A directory that allows only Limit: Require would answer 500 there.
+    fs.writeFileSync(path.join(tmp, 'httpd.conf'), conf.replace('AllowOverride All', 'AllowOverride Limit'));
+    const r2 = await run(['fix', '--root', 'httpd.conf', 'site/d/.htaccess'], tmp);
+    assert.match(r2.err, /does not allow `AuthConfig` overrides/);
+    assert.equal(r2.out, '');
+  });
+
   it('--stdout prints one file byte for byte when nothing changes (latin1, BOM, CRLF)', async () => {
     const latin1 = Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from('\r\nServerName x\r\n')]);
     const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('ServerName y\n')]);

@@ -10,7 +10,9 @@ import * as fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { version as packageVersion } from '../../../package.json';
 import { createService, RULES, getRule, severityAtLeast, type ApacheConfService, type Analysis, type ReportedFinding, type ServiceSettings, INHERITED_DECLARATIONS, type InheritedDeclaration } from '../service';
-import { decode, encode, type DecodedFile } from '../syntax';
+import { decode, encode, type ConfigDocument, type DecodedFile } from '../syntax';
+import { flattenGraph } from '../features/explain';
+import { migrateHtaccessInContext, NO_HOST_RULES } from '../features/htaccess-context';
 import { FILE_CONTEXTS, defaultContextFor, type FileContext } from '../model/context';
 import { SEVERITY_SETTINGS, type SeveritySetting } from '../rules/types';
 import { collectFiles, describeError, type FoundFile } from './files';
@@ -83,6 +85,11 @@ fix options:
   --stdout                   print the fixed text of exactly one file
   --mode preserve|intent     preserve: keep what httpd does today (default);
                              intent: what the configuration evidently meant
+  --root FILE                the server configuration the .htaccess files given
+                             are read in (Include lines followed): each one's
+                             rewrite is checked there, as a <Directory> after
+                             the others of each virtual host that reads it,
+                             and applied when it is exact
   --inherited require|none   declare what the directories of .htaccess files
                              inherit: a 2.4 Require, or no Require and no
                              AuthType; and that no later section of the server
@@ -122,6 +129,8 @@ interface CheckOptions extends CommonOptions {
 interface FixOptions extends CommonOptions {
   output: 'diff' | 'write' | 'stdout';
   mode: FixMode;
+  /** `--root`: the server configuration the .htaccess files given are read in. */
+  root?: string;
 }
 
 /** Run the CLI with `argv` (without `node` and the script). Resolves to the exit code. */
@@ -274,6 +283,9 @@ function parseFix(args: readonly string[]): FixOptions {
         break;
       case '--mode':
         o.mode = oneOf('--mode', r.value(opt), FIX_MODES);
+        break;
+      case '--root':
+        o.root = r.value(opt);
         break;
       default:
         throw new UsageError(`unknown option ${opt.name} for fix`);
@@ -510,6 +522,17 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
   }
   for (const e of errors) session.reportIoError(e.path, e.message);
   warnIfEmpty(o.paths, files, errors, io);
+  let rootDoc: ConfigDocument | null = null;
+  if (o.root) {
+    const graph = graphFrom(o.root, cwd);
+    if (!graph.files.length) session.reportIoError(o.root, 'the root file cannot be read');
+    else {
+      if (graph.truncated) io.stderr.write(`apacheconf: warning: stopped following includes at the limit of files or depth\n`);
+      const flat = flattenGraph(graph);
+      // A configuration read only in part could hide a later section: no rewrite is exact then.
+      if (!flat.truncated && !graph.truncated) rootDoc = flat.doc;
+    }
+  }
   let applied = 0;
   let changedFiles = 0;
   let refused = 0;
@@ -518,7 +541,18 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
     const l = session.load(file);
     if (!l) continue;
     const { decoded } = l;
-    const fixed = l.service.fixText({ text: decoded.text, uri: uriOf(file), context: l.context });
+    // A .htaccess file read in the --root configuration: its exact rewrite there comes first.
+    let start = decoded.text;
+    let inContext = 0;
+    if (rootDoc && l.context === 'htaccess') {
+      const r = migrateHtaccessInContext(rootDoc, nodePath.dirname(file.absolute), decoded.text);
+      if (r.text !== null) {
+        start = r.text;
+        inContext = 1;
+      } else if (r.why !== NO_HOST_RULES) io.stderr.write(`${file.display}: no exact rewrite in the configuration of ${o.root}: ${r.why}\n`);
+    }
+    const fixed = l.service.fixText({ text: start, uri: uriOf(file), context: l.context });
+    fixed.applied += inContext;
     const changed = fixed.text !== decoded.text;
     const isBinary = fixed.analysis.doc.errors.some((e) => e.code === 'binary');
     const report = toReport(file, l.service, fixed.analysis);

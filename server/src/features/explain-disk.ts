@@ -31,7 +31,7 @@ export interface DiskReader {
 const OVERRIDE_CLASSES = ['AuthConfig', 'FileInfo', 'Indexes', 'Limit', 'Options'] as const;
 
 /** What a directory allows in its `.htaccess`: null when httpd does not read it at all. */
-interface Overrides {
+export interface Overrides {
   classes: Set<string>;
   /** Directive names (lower case) from AllowOverrideList. */
   list: Set<string>;
@@ -67,7 +67,7 @@ function* scopeNodes(children: readonly ChildNode[], vhost: SectionNode | null):
 }
 
 /** Every <VirtualHost> of the configuration, in order. */
-function virtualHosts(doc: ConfigDocument): SectionNode[] {
+export function virtualHosts(doc: ConfigDocument): SectionNode[] {
   const out: SectionNode[] = [];
   const walk = (children: readonly ChildNode[]) => {
     for (const ch of children) {
@@ -152,7 +152,7 @@ function directoryCovers(pattern: string, dir: string): boolean {
 }
 
 /** AllowOverride and AllowOverrideList for one directory (the <Directory> sections that cover it, by depth then order). */
-function overridesFor(doc: ConfigDocument, vhost: SectionNode | null, dir: string): Overrides | null {
+export function overridesFor(doc: ConfigDocument, vhost: SectionNode | null, dir: string): Overrides | null {
   const sections: Array<{ s: SectionNode; depth: number; order: number }> = [];
   let order = 0;
   const consider = (nodes: Iterable<ChildNode>) => {
@@ -225,7 +225,7 @@ function accessFileNames(doc: ConfigDocument, vhost: SectionNode | null): string
   return names;
 }
 
-interface Violation {
+export interface Violation {
   line: number;
   directive: string;
   effect: string;
@@ -234,7 +234,7 @@ interface Violation {
 }
 
 /** What httpd refuses in this .htaccess given the directory's overrides; `skip` holds lines Nonfatal leaves out. */
-function checkHtaccess(doc: ConfigDocument, ov: Overrides): { fatal: Violation | null; skip: number[] } {
+export function checkHtaccess(doc: ConfigDocument, ov: Overrides): { fatal: Violation | null; skip: number[] } {
   const skip: number[] = [];
   let fatal: Violation | null = null;
   const visit = (children: readonly ChildNode[]) => {

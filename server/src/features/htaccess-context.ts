@@ -1,0 +1,116 @@
+/**
+ * The exact rewrite of a `.htaccess` file in the configuration it is read in.
+ *
+ * On its own a `.htaccess` file does not show what its directory inherits, nor the later sections
+ * of the server config, so its rewrite is never exact (plan.ts offers forms with conditions). With
+ * the server config at hand it can be checked like any section: httpd reads a directory's
+ * `.htaccess` right after that directory's `<Directory>` sections, so it acts as one more
+ * `<Directory "dir">` placed after the others of its host (as explain-disk.ts splices it). A copy
+ * goes at the end of each `<VirtualHost>` (or of the server config when it has none) whose
+ * `AllowOverride` lets httpd read the file, and the access engine plans the whole configuration.
+ * The rewrite is exact when every copy's sections get an exact rewrite that edits nothing but the
+ * copies, and every copy comes out the same.
+ */
+import { applyEdits, parse, type ConfigDocument, type OffsetEdit, type SectionNode } from '../syntax';
+import { planMigration } from '../access';
+import { checkHtaccess, overridesFor, virtualHosts } from './explain-disk';
+
+export interface HtaccessInContext {
+  /** The rewritten .htaccess text, when it is exact in this configuration. */
+  text: string | null;
+  /** Why there is none (null text), in a sentence that follows "No exact rewrite in this configuration: ". */
+  why?: string;
+}
+
+const COMPAT = /^\s*(order|allow|deny|satisfy)\b/im;
+
+/** The reason given for a file without host rules (callers leave such files alone quietly). */
+export const NO_HOST_RULES = 'it has no host rules.';
+
+/**
+ * `config`: the whole server configuration (includes inlined); `dir`: the absolute directory of the
+ * `.htaccess` file (no trailing slash); `htaccess`: its text.
+ */
+export function migrateHtaccessInContext(config: ConfigDocument, dir: string, htaccess: string): HtaccessInContext {
+  if (!COMPAT.test(htaccess)) return { text: null, why: NO_HOST_RULES };
+  const hdoc = parse(htaccess);
+  if (hdoc.errors.length) return { text: null, why: `it does not parse (${hdoc.errors[0].message})` };
+  const hosts: Array<SectionNode | null> = virtualHosts(config);
+  if (!hosts.length) hosts.push(null);
+  // Where a copy goes (before the host's closing tag, or at the end), for the hosts that read the file.
+  const at: number[] = [];
+  for (const vhost of hosts) {
+    const ov = overridesFor(config, vhost, dir);
+    if (!ov) continue;
+    const { fatal, skip } = checkHtaccess(hdoc, ov);
+    if (fatal) return { text: null, why: `httpd cannot read it as it is (${fatal.effect}).` };
+    if (skip.length) return { text: null, why: 'httpd skips some of its lines (AllowOverride Nonfatal).' };
+    if (!ov.classes.has('AuthConfig') && !ov.list.has('require')) {
+      return { text: null, why: 'its directory does not allow `AuthConfig` overrides, which `Require` needs (the rewritten file would answer 500).' };
+    }
+    const close = vhost?.close;
+    if (vhost && !close) return { text: null, why: 'a `<VirtualHost>` of the configuration is not closed.' };
+    at.push(close ? close.lineStart : config.text.length);
+  }
+  if (!at.length) return { text: null, why: 'httpd does not read it (`AllowOverride None` for its directory).' };
+
+  // Splice the copies, remembering where each body lies in the new text.
+  const body = htaccess.endsWith('\n') || !htaccess ? htaccess : htaccess + '\n';
+  const open = `<Directory "${dir}">\n`;
+  const closeTag = '</Directory>\n';
+  const order = at.map((pos, i) => ({ pos, i })).sort((a, b) => a.pos - b.pos);
+  let text = '';
+  let last = 0;
+  const bodies: Array<{ start: number; end: number }> = [];
+  for (const { pos } of order) {
+    let head = config.text.slice(last, pos);
+    if (text.length + head.length > 0 && !(text + head).endsWith('\n')) head += '\n';
+    text += head + open;
+    bodies.push({ start: text.length, end: text.length + body.length });
+    text += body + closeTag;
+    last = pos;
+  }
+  text += config.text.slice(last);
+
+  const doc = parse(text);
+  const plan = planMigration(doc, 'server');
+  const inside = (off: number) => bodies.some((b) => b.start <= off && off <= b.end);
+  const ours = plan.sections.filter((sp) => sp.compatDirectives.some((d) => inside(d.start)));
+  if (!ours.length) return { text: null, why: 'apacheconf finds no host rules of it in force here.' };
+  const edits: OffsetEdit[] = [];
+  const seen = new Set<string>();
+  for (const sp of ours) {
+    if (!sp.exact) return { text: null, why: sp.reason ?? 'no rewrite form applies.' };
+    for (const e of sp.exact.edits) {
+      const key = `${e.start}:${e.end}:${e.newText}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (!inside(e.start) || !inside(e.end)) {
+        return { text: null, why: `the rewrite would also change the server config (line ${lineAt(doc, e.start) + 1} of the combined text): migrate its own host rules first.` };
+      }
+      edits.push(e);
+    }
+  }
+  // Each copy's body after the edits; they must agree.
+  let out: string | null = null;
+  for (const b of bodies) {
+    const mine = edits.filter((e) => e.start >= b.start && e.end <= b.end).map((e) => ({ ...e, start: e.start - b.start, end: e.end - b.start }));
+    let t = applyEdits(body, mine);
+    if (body !== htaccess) t = t.endsWith('\n') ? t.slice(0, -1) : t;
+    if (out === null) out = t;
+    else if (out !== t) return { text: null, why: 'the virtual hosts that read it would need different rewrites.' };
+  }
+  if (out === null || out === htaccess) return { text: null, why: 'no rewrite form applies.' };
+  return { text: out };
+}
+
+function lineAt(doc: ConfigDocument, offset: number): number {
+  let lo = 0;
+  let hi = doc.lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (doc.lineStarts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
