@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { CompletionItem, CompletionList, Diagnostic, TextDocumentEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
-import { TestClient, defaultCapabilities, ensureServerBuilt, fileUri, type StartOptions } from './lsp-client';
+import type { CodeAction, CompletionItem, CompletionList, Diagnostic, TextDocumentEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import { TestClient, applyTo, defaultCapabilities, ensureServerBuilt, fileUri, type StartOptions } from './lsp-client';
 import type { CheckWithHttpdResult, ExplainAccessResult, MigrateWorkspaceResult } from '../../server/src/lsp/commands';
 import { findHttpd } from '../httpd/harness';
 
@@ -346,6 +346,40 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       assert.ok(unknown.steps.some((s) => s.directive === '<IfDefine LOCKED>' && /depends on this test: 403 when it holds, 200/.test(s.effect)), JSON.stringify(unknown.steps));
       assert.equal((await ask({ defines: ['LOCKED'] })).status, 403);
       assert.equal((await ask({ defines: [] })).status, 200);
+    });
+
+    it('a .htaccess file in the configuration: its rewrite checked there is the preferred fix, and none when untrusted', async () => {
+      const ht = lines('Order deny,allow', 'Deny from all', 'Allow from 10.1');
+      const dir = workspace({ 'www/d/.htaccess': ht });
+      fs.writeFileSync(
+        path.join(dir, 'httpd.conf'),
+        lines(
+          'ServerName localhost',
+          '<VirtualHost *:80>',
+          '    ServerName www.example.org',
+          `    DocumentRoot "${dir}/www"`,
+          `    <Directory "${dir}/www">`,
+          '        AllowOverride All',
+          '        Require all granted',
+          '    </Directory>',
+          '</VirtualHost>',
+        ),
+      );
+      const uri = fileUri(path.join(dir, 'www', 'd', '.htaccess'));
+      const actionsOf = async (c: TestClient) => {
+        await c.open(uri, ht);
+        const diags = (await c.diagnosticsFor(uri, 1)).filter((d) => d.code === 'legacy-access');
+        assert.ok(diags.length, 'legacy-access findings');
+        return c.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: diags[0].range, context: { diagnostics: [diags[0]], only: ['quickfix'] } });
+      };
+      const c = await client(dir);
+      const preferred = (await actionsOf(c)).filter((a) => a.isPreferred);
+      assert.equal(preferred.length, 1, preferred.map((a) => a.title).join(' | '));
+      assert.match(preferred[0].title, /exact in the configuration of httpd\.conf/);
+      assert.equal(applyTo(c.doc(uri), preferred[0].edit!), lines('AuthMerging And', 'Require ip 10.1'));
+      // Untrusted: the configuration is not read, so nothing is exact.
+      const u = await client(dir, { initializationOptions: { trusted: false } });
+      assert.deepEqual((await actionsOf(u)).filter((a) => a.isPreferred), []);
     });
 
     it('reads the .htaccess files on the way under the answering host\'s DocumentRoot, lists them, and reads none when untrusted', async () => {

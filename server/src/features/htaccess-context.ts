@@ -18,6 +18,8 @@ import { checkHtaccess, overridesFor, virtualHosts } from './explain-disk';
 export interface HtaccessInContext {
   /** The rewritten .htaccess text, when it is exact in this configuration. */
   text: string | null;
+  /** The edits that make it, on the .htaccess text (present with `text`). */
+  edits?: OffsetEdit[];
   /** Why there is none (null text), in a sentence that follows "No exact rewrite in this configuration: ". */
   why?: string;
 }
@@ -93,15 +95,20 @@ export function migrateHtaccessInContext(config: ConfigDocument, dir: string, ht
   }
   // Each copy's body after the edits; they must agree.
   let out: string | null = null;
+  let first: OffsetEdit[] = [];
   for (const b of bodies) {
     const mine = edits.filter((e) => e.start >= b.start && e.end <= b.end).map((e) => ({ ...e, start: e.start - b.start, end: e.end - b.start }));
     let t = applyEdits(body, mine);
     if (body !== htaccess) t = t.endsWith('\n') ? t.slice(0, -1) : t;
-    if (out === null) out = t;
-    else if (out !== t) return { text: null, why: 'the virtual hosts that read it would need different rewrites.' };
+    if (out === null) {
+      out = t;
+      first = mine;
+    } else if (out !== t) return { text: null, why: 'the virtual hosts that read it would need different rewrites.' };
   }
   if (out === null || out === htaccess) return { text: null, why: 'no rewrite form applies.' };
-  return { text: out };
+  // The engine's own edits when they fit the file as it is (one ending in a line break), else one replacement.
+  const fits = body === htaccess && applyEdits(htaccess, first) === out;
+  return { text: out, edits: fits ? first : [{ start: 0, end: htaccess.length, newText: out }] };
 }
 
 function lineAt(doc: ConfigDocument, offset: number): number {

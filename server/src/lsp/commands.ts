@@ -20,6 +20,7 @@ import type { CredentialsState, ExplainQuery, ExplainResult } from '../features/
 import { fileUriToPath, pathToFileUri } from '../features/paths';
 import { diskReader, type ConfigWorkspace, type FolderConfiguration } from './workspace';
 import type { LspSettings } from './settings';
+import { htaccessInContext } from './htaccess';
 import { findHttpdBinary, httpdDiagnostics, runHttpdCheck, type HttpdRun } from './httpd';
 
 export interface CommandContext {
@@ -120,7 +121,10 @@ const migrateFile: ServerCommand = {
     const doc = ctx.document(uri);
     if (!doc) throw new CommandError(`${MIGRATE_FILE}: ${uri} is not open`);
     const a = ctx.analysis(doc);
-    const fixed = ctx.serviceFor(uri).fixText({ text: doc.getText(), uri, context: a.context });
+    // A .htaccess file whose rewrite is exact in the workspace's configuration gets it first.
+    const inContext = ctx.trusted ? htaccessInContext(ctx.workspace, uri, doc.getText(), a.context) : null;
+    const fixed = ctx.serviceFor(uri).fixText({ text: inContext?.text ?? doc.getText(), uri, context: a.context });
+    if (inContext) fixed.applied++;
     const edit = minimalEdit(doc, fixed.text);
     const result: MigrateResult = { uri, fixes: fixed.applied, applied: false };
     if (!edit) return result;

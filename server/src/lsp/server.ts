@@ -30,6 +30,7 @@ import { contextFromProject } from '../model/project';
 import type { Finding } from '../rules/types';
 import type { Catalog } from '../features/completion';
 import { fileUriToPath, pathToFileUri } from '../features/paths';
+import { withInContextFix } from './htaccess';
 import { versionFindings } from '../features/version';
 import { catalog as directiveCatalog } from '../facts';
 import { CatalogFeatures } from './adapters';
@@ -359,7 +360,9 @@ export class ApacheConfServer {
     const path = fileUriToPath(a.uri);
     const extra: Finding[] = path ? [...this.workspace.findingsFor(path, a.doc)] : [];
     extra.push(...versionFindings(a.doc, this.targetVersion(a.uri)));
-    return this.serviceFor(a.uri).addFindings(a, extra);
+    // A .htaccess file read in the workspace's configuration: its rewrite checked there.
+    const inContext = this.fsAccess.enabled ? withInContextFix(a, this.workspace) : a;
+    return this.serviceFor(a.uri).addFindings(inContext, extra);
   }
 
   /** The open document of a file path, if any. */
