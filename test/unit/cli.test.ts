@@ -547,6 +547,10 @@ describe('cli: fix', () => {
     assert.match(r.err, /site\/open\/\.htaccess: no exact rewrite in the configuration of httpd\.conf: .*at \/open.* would get 200 instead of 403|site\/open\/\.htaccess: no exact rewrite in the configuration of httpd\.conf: .*403/);
     assert.doesNotMatch(r.err, /site\/none/);
     assert.match(r.err, /would apply 1 fix in 1 of 3 files/);
+    // Host rules of the server config in the same requests' way: they must be migrated first.
+    fs.writeFileSync(path.join(tmp, 'httpd.conf'), conf.replace('    <Location /open>\n        Require all granted', '    <Location /d>\n        Order allow,deny\n        Allow from all\n        Satisfy any'));
+    const r1 = await run(['fix', '--root', 'httpd.conf', 'site/d/.htaccess'], tmp);
+    assert.match(r1.err, /would also change the server config \(httpd\.conf:8\): migrate its own host rules first/);
     // A directory that allows only Limit: Require would answer 500 there.
     fs.writeFileSync(path.join(tmp, 'httpd.conf'), conf.replace('AllowOverride All', 'AllowOverride Limit'));
     const r2 = await run(['fix', '--root', 'httpd.conf', 'site/d/.htaccess'], tmp);

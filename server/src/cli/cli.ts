@@ -523,6 +523,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
   for (const e of errors) session.reportIoError(e.path, e.message);
   warnIfEmpty(o.paths, files, errors, io);
   let rootDoc: ConfigDocument | null = null;
+  let rootOrigins: ReadonlyArray<{ path: string; line: number }> | undefined;
   if (o.root) {
     const graph = graphFrom(o.root, cwd);
     if (!graph.files.length) session.reportIoError(o.root, 'the root file cannot be read');
@@ -530,7 +531,10 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
       if (graph.truncated) io.stderr.write(`apacheconf: warning: stopped following includes at the limit of files or depth\n`);
       const flat = flattenGraph(graph);
       // A configuration read only in part could hide a later section: no rewrite is exact then.
-      if (!flat.truncated && !graph.truncated) rootDoc = flat.doc;
+      if (!flat.truncated && !graph.truncated) {
+        rootDoc = flat.doc;
+        rootOrigins = flat.origins.map((o) => ({ path: nodePath.relative(cwd, o.path) || o.path, line: o.line }));
+      }
     }
   }
   let applied = 0;
@@ -545,7 +549,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
     let start = decoded.text;
     let inContext = 0;
     if (rootDoc && l.context === 'htaccess') {
-      const r = migrateHtaccessInContext(rootDoc, nodePath.dirname(file.absolute), decoded.text);
+      const r = migrateHtaccessInContext(rootDoc, nodePath.dirname(file.absolute), decoded.text, rootOrigins);
       if (r.text !== null) {
         start = r.text;
         inContext = 1;

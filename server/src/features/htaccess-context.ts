@@ -33,7 +33,13 @@ export const NO_HOST_RULES = 'it has no host rules.';
  * `config`: the whole server configuration (includes inlined); `dir`: the absolute directory of the
  * `.htaccess` file (no trailing slash); `htaccess`: its text.
  */
-export function migrateHtaccessInContext(config: ConfigDocument, dir: string, htaccess: string): HtaccessInContext {
+export function migrateHtaccessInContext(
+  config: ConfigDocument,
+  dir: string,
+  htaccess: string,
+  /** Where each line of `config` comes from (a flattened configuration), for messages. */
+  origins?: ReadonlyArray<{ path: string; line: number }>,
+): HtaccessInContext {
   if (!COMPAT.test(htaccess)) return { text: null, why: NO_HOST_RULES };
   const hdoc = parse(htaccess);
   if (hdoc.errors.length) return { text: null, why: `it does not parse (${hdoc.errors[0].message})` };
@@ -88,7 +94,13 @@ export function migrateHtaccessInContext(config: ConfigDocument, dir: string, ht
       if (seen.has(key)) continue;
       seen.add(key);
       if (!inside(e.start) || !inside(e.end)) {
-        return { text: null, why: `the rewrite would also change the server config (line ${lineAt(doc, e.start) + 1} of the combined text): migrate its own host rules first.` };
+        // The line in the configuration as given: the copies spliced before it pushed it down.
+        let line = lineAt(doc, e.start);
+        const copyLines = lineCount(body) + 2;
+        line -= bodies.filter((b) => b.end < e.start).length * copyLines;
+        const o = origins?.[line];
+        const where = o ? `${o.path}:${o.line + 1}` : `line ${line + 1}`;
+        return { text: null, why: `the rewrite would also change the server config (${where}): migrate its own host rules first.` };
       }
       edits.push(e);
     }
@@ -120,4 +132,10 @@ function lineAt(doc: ConfigDocument, offset: number): number {
     else hi = mid - 1;
   }
   return lo;
+}
+
+function lineCount(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
