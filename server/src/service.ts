@@ -167,6 +167,39 @@ export class ApacheConfService {
    * dropped. The rule's default severity is the finding's `severity`, else
    * the registered rule's, else warning.
    */
+  /**
+   * A full analysis of a .htaccess file whose rewrite was found exact in its server configuration
+   * (features/htaccess-context.ts): that rewrite becomes the preferred fix of each legacy-access
+   * finding outside 2.2-only branches that has none, and the message says where it was checked.
+   */
+  withRewriteInConfiguration(a: Analysis, rewrite: { edits: OffsetEdit[]; root: string }): Analysis {
+    if (a.depth === 'quick') return a;
+    const open = (f: ReportedFinding) => f.rule === 'legacy-access' && !(f.data as { only22?: boolean } | undefined)?.only22 && !f.fixes?.some((x) => x.preferred);
+    if (!a.findings.some(open)) return a;
+    const fix = { title: `Rewrite as \`Require\` (exact in the configuration of ${rewrite.root})`, edits: rewrite.edits, preferred: true };
+    const findings = a.findings.map((f) =>
+      open(f)
+        ? {
+            ...f,
+            message: f.message.replace(/ No exact rewrite is offered: [\s\S]*$/, '') + ` Its rewrite was checked in the configuration of ${rewrite.root}, where it is exact.`,
+            fixes: [fix, ...(f.fixes ?? [])],
+          }
+        : f,
+    );
+    return { ...a, findings };
+  }
+
+  /** The same, when the rewrite is not exact there: the legacy-access findings say why, in place of the standalone reason. */
+  withRefusalInConfiguration(a: Analysis, why: string, root: string): Analysis {
+    if (a.depth === 'quick') return a;
+    const findings = a.findings.map((f) =>
+      f.rule === 'legacy-access' && / No exact rewrite is offered: /.test(f.message)
+        ? { ...f, message: f.message.replace(/ No exact rewrite is offered: [\s\S]*$/, ` No exact rewrite is offered in the configuration of ${root}: ${why}`) }
+        : f,
+    );
+    return { ...a, findings };
+  }
+
   addFindings(a: Analysis, extra: Finding[]): Analysis {
     if (!extra.length) return a;
     const suppress = collectSuppressions(a.doc);

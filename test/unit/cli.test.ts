@@ -547,6 +547,10 @@ describe('cli: fix', () => {
     assert.match(r.err, /site\/open\/\.htaccess: no exact rewrite in the configuration of httpd\.conf: .*at \/open.* would get 200 instead of 403|site\/open\/\.htaccess: no exact rewrite in the configuration of httpd\.conf: .*403/);
     assert.doesNotMatch(r.err, /site\/none/);
     assert.match(r.err, /would apply 1 fix in 1 of 3 files/);
+    // check --root says the same in the findings.
+    const c = await run(['check', '--root', 'httpd.conf', 'site/d/.htaccess', 'site/open/.htaccess'], tmp);
+    assert.match(c.out, /^site\/d\/\.htaccess:1:1: warning: .*Its rewrite was checked in the configuration of httpd\.conf, where it is exact\. \[legacy-access\]$/m);
+    assert.match(c.out, /^site\/open\/\.htaccess:1:1: warning: .*No exact rewrite is offered in the configuration of httpd\.conf: .*\[legacy-access\]$/m);
     // Host rules of the server config in the same requests' way: they must be migrated first.
     fs.writeFileSync(path.join(tmp, 'httpd.conf'), conf.replace('    <Location /open>\n        Require all granted', '    <Location /d>\n        Order allow,deny\n        Allow from all\n        Satisfy any'));
     const r1 = await run(['fix', '--root', 'httpd.conf', 'site/d/.htaccess'], tmp);

@@ -407,6 +407,17 @@ function uriOf(file: FoundFile): string {
 // ---------------------------------------------------------------- check
 
 /** The include graph of `--root`, read from disk. */
+/**
+ * The whole configuration as one document (includes inlined) with where each line comes from
+ * (paths relative to `cwd`), or null when it was read only in part: a section left out could
+ * change what a .htaccess rewrite does, so none is exact then.
+ */
+function configurationDoc(graph: ConfigGraph, cwd: string): { doc: ConfigDocument; origins: Array<{ path: string; line: number }> } | null {
+  const flat = flattenGraph(graph);
+  if (flat.truncated || graph.truncated) return null;
+  return { doc: flat.doc, origins: flat.origins.map((x) => ({ path: nodePath.relative(cwd, x.path) || x.path, line: x.line })) };
+}
+
 function graphFrom(root: string, cwd: string): ConfigGraph {
   const abs = nodePath.resolve(cwd, root);
   return loadConfigGraph(
@@ -473,12 +484,19 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
   }
   const graphContext = new Map(graph?.files.map((f) => [f.path, f.context]) ?? []);
   const wide = graph ? checkConfiguration(graph) : [];
+  const root = graph?.files.length ? configurationDoc(graph, cwd) : null;
   const reports: FileReport[] = [];
   for (const file of files) {
     const l = session.load(file);
     if (!l) continue;
     const context = o.context ?? graphContext.get(file.absolute) ?? l.context;
-    const a = l.service.analyze({ text: l.decoded.text, uri: uriOf(file), context });
+    let a = l.service.analyze({ text: l.decoded.text, uri: uriOf(file), context });
+    // A .htaccess file given with --root: its rewrite checked in that configuration, as fix --root does.
+    if (root && context === 'htaccess') {
+      const r = migrateHtaccessInContext(root.doc, nodePath.dirname(file.absolute), l.decoded.text, root.origins);
+      if (r.text !== null && r.edits) a = l.service.withRewriteInConfiguration(a, { edits: r.edits, root: nodePath.basename(o.root!) });
+      else if (r.why && r.why !== NO_HOST_RULES) a = l.service.withRefusalInConfiguration(a, r.why, nodePath.basename(o.root!));
+    }
     const report = toReport(file, l.service, a);
     for (const f of wide.filter((w) => w.path === file.absolute)) {
       const setting = o.rules[f.rule];
@@ -529,11 +547,10 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
     if (!graph.files.length) session.reportIoError(o.root, 'the root file cannot be read');
     else {
       if (graph.truncated) io.stderr.write(`apacheconf: warning: stopped following includes at the limit of files or depth\n`);
-      const flat = flattenGraph(graph);
-      // A configuration read only in part could hide a later section: no rewrite is exact then.
-      if (!flat.truncated && !graph.truncated) {
-        rootDoc = flat.doc;
-        rootOrigins = flat.origins.map((o) => ({ path: nodePath.relative(cwd, o.path) || o.path, line: o.line }));
+      const c = configurationDoc(graph, cwd);
+      if (c) {
+        rootDoc = c.doc;
+        rootOrigins = c.origins;
       }
     }
   }

@@ -124,7 +124,7 @@ const migrateFile: ServerCommand = {
     // A .htaccess file whose rewrite is exact in the workspace's configuration gets it first.
     const inContext = ctx.trusted ? htaccessInContext(ctx.workspace, uri, doc.getText(), a.context) : null;
     const fixed = ctx.serviceFor(uri).fixText({ text: inContext?.text ?? doc.getText(), uri, context: a.context });
-    if (inContext) fixed.applied++;
+    if (inContext?.text) fixed.applied++;
     const edit = minimalEdit(doc, fixed.text);
     const result: MigrateResult = { uri, fixes: fixed.applied, applied: false };
     if (!edit) return result;

@@ -6,11 +6,11 @@
  */
 import * as nodePath from 'node:path';
 import type { ConfigDocument, OffsetEdit } from '../syntax';
-import type { Analysis, ReportedFinding } from '../service';
+import type { Analysis, ApacheConfService } from '../service';
 import type { FileContext } from '../model/context';
 import type { ConfigGraph } from '../model/workspace';
 import { flattenGraph } from '../features/explain';
-import { migrateHtaccessInContext } from '../features/htaccess-context';
+import { migrateHtaccessInContext, NO_HOST_RULES } from '../features/htaccess-context';
 import { fileUriToPath } from '../features/paths';
 import type { ConfigWorkspace } from './workspace';
 
@@ -28,8 +28,10 @@ function flatOf(graph: ConfigGraph): ConfigDocument | null {
 }
 
 export interface InContext {
-  text: string;
+  /** The rewrite, when it is exact in the configuration; else null and why. */
+  text: string | null;
   edits: OffsetEdit[];
+  why?: string;
   /** The root file's name, for titles and messages. */
   root: string;
 }
@@ -50,7 +52,13 @@ export function htaccessInContext(workspace: ConfigWorkspace, uri: string, text:
   let hit = memo.get(key);
   if (hit === undefined) {
     const r = migrateHtaccessInContext(doc, nodePath.dirname(path), text);
-    hit = r.text === null || !r.edits ? null : { text: r.text, edits: r.edits, root: nodePath.basename(conf.root) };
+    const root = nodePath.basename(conf.root);
+    hit =
+      r.text !== null && r.edits
+        ? { text: r.text, edits: r.edits, root }
+        : r.why && r.why !== NO_HOST_RULES
+          ? { text: null, edits: [], why: r.why, root }
+          : null;
     if (memo.size >= 64) memo.clear();
     memo.set(key, hit);
   }
@@ -59,25 +67,10 @@ export function htaccessInContext(workspace: ConfigWorkspace, uri: string, text:
 
 const answers = new WeakMap<ConfigGraph, Map<string, InContext | null>>();
 
-/**
- * A full analysis of a .htaccess file with the in-context rewrite as the preferred fix of each of
- * its legacy-access findings (outside branches only httpd 2.2 reads) that has none.
- */
-export function withInContextFix(a: Analysis, workspace: ConfigWorkspace): Analysis {
-  if (a.depth === 'quick' || a.context !== 'htaccess') return a;
-  const open = (f: ReportedFinding) => f.rule === 'legacy-access' && !(f.data as { only22?: boolean } | undefined)?.only22 && !f.fixes?.some((x) => x.preferred);
-  if (!a.findings.some(open)) return a;
+/** A full analysis of a .htaccess file with its in-context rewrite as the preferred fix (see the service). */
+export function withInContextFix(a: Analysis, workspace: ConfigWorkspace, service: ApacheConfService): Analysis {
+  if (a.depth === 'quick' || a.context !== 'htaccess' || !a.findings.some((f) => f.rule === 'legacy-access')) return a;
   const r = htaccessInContext(workspace, a.uri, a.doc.text, a.context);
   if (!r) return a;
-  const fix = { title: `Rewrite as \`Require\` (exact in the configuration of ${r.root})`, edits: r.edits, preferred: true };
-  const findings = a.findings.map((f) =>
-    open(f)
-      ? {
-          ...f,
-          message: f.message.replace(/ No exact rewrite is offered: [\s\S]*$/, '') + ` Its rewrite was checked in the configuration of ${r.root}, where it is exact.`,
-          fixes: [fix, ...(f.fixes ?? [])],
-        }
-      : f,
-  );
-  return { ...a, findings };
+  return r.text !== null ? service.withRewriteInConfiguration(a, r) : service.withRefusalInConfiguration(a, r.why ?? 'no rewrite form applies.', r.root);
 }

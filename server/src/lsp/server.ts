@@ -361,7 +361,7 @@ export class ApacheConfServer {
     const extra: Finding[] = path ? [...this.workspace.findingsFor(path, a.doc)] : [];
     extra.push(...versionFindings(a.doc, this.targetVersion(a.uri)));
     // A .htaccess file read in the workspace's configuration: its rewrite checked there.
-    const inContext = this.fsAccess.enabled ? withInContextFix(a, this.workspace) : a;
+    const inContext = this.fsAccess.enabled ? withInContextFix(a, this.workspace, this.serviceFor(a.uri)) : a;
     return this.serviceFor(a.uri).addFindings(inContext, extra);
   }
 
