@@ -234,6 +234,39 @@ describe('.htaccess rewrites on the real httpd: each form is exact under the inh
 // for is served under every parent its need allows, with and without X-Flag (FLAG): 0 differences.
 // APACHECONF_SEED=<n> replays a run; APACHECONF_HTACCESS_RUNS=<n> changes the count (default 150).
 
+/** Every request of a case: each client, credentials, method and file, without and with X-Flag (FLAG). */
+function flagRequests(caseId: string): OracleRequestFor[] {
+  const out: OracleRequestFor[] = [];
+  for (const from of FROMS) {
+    for (const auth of AUTHS) {
+      for (const method of METHODS) {
+        for (const path of PATHS) {
+          for (const headers of [{}, { 'X-Flag': 'yes' }] as Array<Record<string, string>>) {
+            out.push({ caseId, path, from, method, ...(auth ? { auth } : {}), ...(Object.keys(headers).length ? { headers } : {}) });
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Serves the originals with mod_access_compat and the rewrites without: every request answered alike. */
+async function expectSame(originals: OracleCase[], rewrites: OracleCase[], requests: OracleRequestFor[], seed: number, caseText: (caseId: string) => string): Promise<void> {
+  const before = await startOracle(originals, { compat: true, users: USERS, groups: GROUPS });
+  const after = await startOracle(rewrites, { compat: false, users: USERS, groups: GROUPS });
+  try {
+    const a = await before.requestAll(requests);
+    const b = await after.requestAll(requests);
+    const diff = mismatches(requests, a, b);
+    const show = diff.slice(0, 3).map((d) => `${JSON.stringify(d)}\n${caseText(d.request.caseId)}`);
+    assert.equal(diff.length, 0, `seed ${seed}: ${diff.length} of ${requests.length} requests differ:\n${show.join('\n')}`);
+  } finally {
+    await before.stop();
+    await after.stop();
+  }
+}
+
 const SECTION_OPENS = ['<Files "a.html">', '<FilesMatch "\\.html$">', '<Files "b.html">'];
 
 const htaccessArb = fc
@@ -282,37 +315,16 @@ describe('.htaccess rewrites on the real httpd: random files', function () {
         const id = `hr${i}-${p.id}`;
         originals.push(oracleCase(id, p, text));
         rewrites.push(oracleCase(id, p, o.text));
-        for (const from of FROMS) {
-          for (const auth of AUTHS) {
-            for (const method of METHODS) {
-              for (const path of PATHS) {
-                for (const headers of [{}, { 'X-Flag': 'yes' }] as Array<Record<string, string>>) {
-                  requests.push({ caseId: id, path, from, method, ...(auth ? { auth } : {}), ...(Object.keys(headers).length ? { headers } : {}) });
-                }
-              }
-            }
-          }
-        }
+        requests.push(...flagRequests(id));
       }
     });
     const offeredCount = Object.values(byNeeds).reduce((a, b) => a + b, 0);
     console.log(`      seed ${seed}: ${texts.length} files, a form for ${offeredCount} (${JSON.stringify(byNeeds)}), ${originals.length} cases, ${requests.length} requests`);
     assert.ok(offeredCount >= texts.length / 4, 'forms are offered for a fair share of the files');
-    const before = await startOracle(originals, { compat: true, users: USERS, groups: GROUPS });
-    const after = await startOracle(rewrites, { compat: false, users: USERS, groups: GROUPS });
-    try {
-      const a = await before.requestAll(requests);
-      const b = await after.requestAll(requests);
-      const diff = mismatches(requests, a, b);
-      const show = diff.slice(0, 3).map((d) => {
-        const i = Number(/^hr(\d+)-/.exec(d.request.caseId)![1]);
-        return `${JSON.stringify(d)}\n--- .htaccess\n${texts[i]}--- offered\n${offered(texts[i])!.text}`;
-      });
-      assert.equal(diff.length, 0, `seed ${seed}: ${diff.length} of ${requests.length} requests differ:\n${show.join('\n')}`);
-    } finally {
-      await before.stop();
-      await after.stop();
-    }
+    await expectSame(originals, rewrites, requests, seed, (caseId) => {
+      const i = Number(/^hr(\d+)-/.exec(caseId)![1]);
+      return `--- .htaccess\n${texts[i]}--- offered\n${offered(texts[i])!.text}`;
+    });
   });
 });
 
@@ -372,35 +384,14 @@ describe('.htaccess rewrites on the real httpd: in their server configuration (f
       const files = { 'sub/a.html': 'a\n', 'sub/b.html': 'b\n' };
       originals.push({ id, config, files: { ...files, 'sub/.htaccess': ht } });
       rewrites.push({ id, config, files: { ...files, 'sub/.htaccess': r.text } });
-      for (const from of FROMS) {
-        for (const auth of AUTHS) {
-          for (const method of METHODS) {
-            for (const path of PATHS) {
-              for (const headers of [{}, { 'X-Flag': 'yes' }] as Array<Record<string, string>>) {
-                requests.push({ caseId: id, path, from, method, ...(auth ? { auth } : {}), ...(Object.keys(headers).length ? { headers } : {}) });
-              }
-            }
-          }
-        }
-      }
+      requests.push(...flagRequests(id));
     }
     const engineMs = Date.now() - t0;
     console.log(`      seed ${seed}: ${runs} pairs, ${pairs.length} rewritten in context (engine ${engineMs} ms), ${requests.length} requests; not rewritten: ${JSON.stringify(why)}`);
     assert.ok(pairs.length >= runs / 5, 'rewrites are found for a fair share of the pairs');
-    const before = await startOracle(originals, { compat: true, users: USERS, groups: GROUPS });
-    const after = await startOracle(rewrites, { compat: false, users: USERS, groups: GROUPS });
-    try {
-      const a = await before.requestAll(requests);
-      const b = await after.requestAll(requests);
-      const diff = mismatches(requests, a, b);
-      const show = diff.slice(0, 3).map((d) => {
-        const p = pairs[originals.findIndex((c) => c.id === d.request.caseId)];
-        return `${JSON.stringify(d)}\n--- server\n${p.server}\n--- .htaccess\n${p.ht}--- rewritten\n${p.out}`;
-      });
-      assert.equal(diff.length, 0, `seed ${seed}: ${diff.length} of ${requests.length} requests differ:\n${show.join('\n')}`);
-    } finally {
-      await before.stop();
-      await after.stop();
-    }
+    await expectSame(originals, rewrites, requests, seed, (caseId) => {
+      const p = pairs[originals.findIndex((c) => c.id === caseId)];
+      return `--- server\n${p.server}\n--- .htaccess\n${p.ht}--- rewritten\n${p.out}`;
+    });
   });
 });

@@ -8,7 +8,7 @@
  *     meet for some request (§6.1, §6.2);
  *   - htaccess-override: what a rewrite in .htaccess needs (§8.4 rule 3).
  */
-import { eolOf, indentAt, openTagText, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
+import { eolOf, indentAt, openTagText, positionAt, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
 import type { FileContext } from '../model/context';
 import { buildModel, decidesAccess, isAllMethods, leaves, type AccessModel, type AuthzContainer, type AuthzLeaf, type AuthzNode, type Problem, type Scope } from './model';
 import { accessScopes, appliedScopes, mergeApplied, type Applied, type MergedState, type Tree } from './evaluate';
@@ -41,19 +41,8 @@ export function label(s: Scope | null): string {
   return s?.section ? openTagText(s.section) : 'the top level of this file';
 }
 
-function lineOf(doc: ConfigDocument, offset: number): number {
-  let lo = 0;
-  let hi = doc.lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (doc.lineStarts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
-}
-
 function where(doc: ConfigDocument, s: Scope): string {
-  return s.section ? `${label(s)} (line ${lineOf(doc, s.section.open.start)})` : label(s);
+  return s.section ? `${label(s)} (line ${positionAt(doc, s.section.open.start).line + 1})` : label(s);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@
  * Files are read through a small reader, so this stays free of the disk and
  * of the transport (the CLI passes the disk; tests pass a table).
  */
-import { parse, type ChildNode, type ConfigDocument, type SectionNode } from '../syntax';
+import { parse, positionAt, type ChildNode, type ConfigDocument, type SectionNode } from '../syntax';
 import type { FileContext } from '../model/context';
 import { getDirective } from '../facts';
 import { fnmatchPath } from '../access/evaluate';
@@ -267,22 +267,11 @@ export function checkHtaccess(doc: ConfigDocument, ov: Overrides): { fatal: Viol
   };
   if (doc.errors.length) {
     const e = doc.errors[0];
-    const line = doc.lineStarts ? lineOf(doc, e.start) : 0;
+    const line = doc.lineStarts ? positionAt(doc, e.start).line : 0;
     return { fatal: { line, directive: '', effect: `${e.message}: httpd cannot read this .htaccess and answers 500`, unknown: false }, skip };
   }
   visit(doc.children);
   return { fatal, skip };
-}
-
-function lineOf(doc: ConfigDocument, offset: number): number {
-  let lo = 0;
-  let hi = doc.lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (doc.lineStarts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 /** The directories httpd walks for a file: `/`, then each component down to the file's own folder (or the folder itself). */

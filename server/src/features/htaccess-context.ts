@@ -11,7 +11,7 @@
  * The rewrite is exact when every copy's sections get an exact rewrite that edits nothing but the
  * copies, and every copy comes out the same.
  */
-import { applyEdits, parse, type ConfigDocument, type OffsetEdit, type SectionNode } from '../syntax';
+import { applyEdits, parse, positionAt, type ConfigDocument, type OffsetEdit, type SectionNode } from '../syntax';
 import { planMigration } from '../access';
 import { checkHtaccess, overridesFor, virtualHosts } from './explain-disk';
 
@@ -95,7 +95,7 @@ export function migrateHtaccessInContext(
       seen.add(key);
       if (!inside(e.start) || !inside(e.end)) {
         // The line in the configuration as given: the copies spliced before it pushed it down.
-        let line = lineAt(doc, e.start);
+        let line = positionAt(doc, e.start).line;
         const copyLines = lineCount(body) + 2;
         line -= bodies.filter((b) => b.end < e.start).length * copyLines;
         const o = origins?.[line];
@@ -121,17 +121,6 @@ export function migrateHtaccessInContext(
   // The engine's own edits when they fit the file as it is (one ending in a line break), else one replacement.
   const fits = body === htaccess && applyEdits(htaccess, first) === out;
   return { text: out, edits: fits ? first : [{ start: 0, end: htaccess.length, newText: out }] };
-}
-
-function lineAt(doc: ConfigDocument, offset: number): number {
-  let lo = 0;
-  let hi = doc.lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (doc.lineStarts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 function lineCount(text: string): number {
