@@ -547,6 +547,9 @@ describe('cli: fix', () => {
     assert.match(r.err, /site\/open\/\.htaccess: no exact rewrite in the configuration of httpd\.conf: .*at \/open.* would get 200 instead of 403|site\/open\/\.htaccess: no exact rewrite in the configuration of httpd\.conf: .*403/);
     assert.doesNotMatch(r.err, /site\/none/);
     assert.match(r.err, /would apply 1 fix in 1 of 3 files/);
+    // A declaration does not overrule what the configuration shows.
+    assert.match((await run(['fix', '--root', 'httpd.conf', '--inherited', 'require', 'site/open/.htaccess'], tmp)).err, /would apply 0 fixes/);
+    assert.match((await run(['fix', '--inherited', 'require', 'site/open/.htaccess'], tmp)).err, /would apply 1 fix/);
     // check --root says the same in the findings.
     const c = await run(['check', '--root', 'httpd.conf', 'site/d/.htaccess', 'site/open/.htaccess'], tmp);
     assert.match(c.out, /^site\/d\/\.htaccess:1:1: warning: .*Its rewrite was checked in the configuration of httpd\.conf, where it is exact\. \[legacy-access\]$/m);

@@ -565,14 +565,19 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
     // A .htaccess file read in the --root configuration: its exact rewrite there comes first.
     let start = decoded.text;
     let inContext = 0;
+    let service = l.service;
     if (rootDoc && l.context === 'htaccess') {
       const r = migrateHtaccessInContext(rootDoc, nodePath.dirname(file.absolute), decoded.text, rootOrigins);
       if (r.text !== null) {
         start = r.text;
         inContext = 1;
-      } else if (r.why !== NO_HOST_RULES) io.stderr.write(`${file.display}: no exact rewrite in the configuration of ${o.root}: ${r.why}\n`);
+      } else if (r.why !== NO_HOST_RULES) {
+        io.stderr.write(`${file.display}: no exact rewrite in the configuration of ${o.root}: ${r.why}\n`);
+        // The configuration says the rewrite is not exact: a declaration (--inherited) does not overrule it.
+        if (o.inherited) service = createService({ ...l.service.getSettings(), inherited: undefined });
+      }
     }
-    const fixed = l.service.fixText({ text: start, uri: uriOf(file), context: l.context });
+    const fixed = service.fixText({ text: start, uri: uriOf(file), context: l.context });
     fixed.applied += inContext;
     const changed = fixed.text !== decoded.text;
     const isBinary = fixed.analysis.doc.errors.some((e) => e.code === 'binary');
