@@ -13,7 +13,7 @@
  */
 import { applyEdits, parse, positionAt, type ConfigDocument, type OffsetEdit, type SectionNode } from '../syntax';
 import { planMigration } from '../access';
-import { checkHtaccess, overridesFor, virtualHosts } from './explain-disk';
+import { checkHtaccess, overridesFor, virtualHosts, type Overrides } from './explain-disk';
 
 export interface HtaccessInContext {
   /** The rewritten .htaccess text, when it is exact in this configuration. */
@@ -47,18 +47,22 @@ export function migrateHtaccessInContext(
   if (!hosts.length) hosts.push(null);
   // Where a copy goes (before the host's closing tag, or at the end), for the hosts that read the file.
   const at: number[] = [];
+  const overrides: Overrides[] = [];
   for (const vhost of hosts) {
     const ov = overridesFor(config, vhost, dir);
     if (!ov) continue;
     const { fatal, skip } = checkHtaccess(hdoc, ov);
     if (fatal) return { text: null, why: `httpd cannot read it as it is (${fatal.effect}).` };
     if (skip.length) return { text: null, why: 'httpd skips some of its lines (AllowOverride Nonfatal).' };
-    if (!ov.classes.has('AuthConfig') && !ov.list.has('require')) {
+    // Require and its containers need AuthConfig (or an AllowOverrideList naming them); the
+    // rewritten text is checked against the overrides below, this only saves the work.
+    if (!ov.classes.has('AuthConfig') && !ov.list.size) {
       return { text: null, why: 'its directory does not allow `AuthConfig` overrides, which `Require` needs (the rewritten file would answer 500).' };
     }
     const close = vhost?.close;
     if (vhost && !close) return { text: null, why: 'a `<VirtualHost>` of the configuration is not closed.' };
     at.push(close ? close.lineStart : config.text.length);
+    overrides.push(ov);
   }
   if (!at.length) return { text: null, why: 'httpd does not read it (`AllowOverride None` for its directory).' };
 
@@ -66,13 +70,13 @@ export function migrateHtaccessInContext(
   const body = htaccess.endsWith('\n') || !htaccess ? htaccess : htaccess + '\n';
   const open = `<Directory "${dir}">\n`;
   const closeTag = '</Directory>\n';
-  const order = at.map((pos, i) => ({ pos, i })).sort((a, b) => a.pos - b.pos);
   let text = '';
   let last = 0;
   const bodies: Array<{ start: number; end: number }> = [];
-  for (const { pos } of order) {
+  for (const pos of [...at].sort((a, b) => a - b)) {
     let head = config.text.slice(last, pos);
-    if (text.length + head.length > 0 && !(text + head).endsWith('\n')) head += '\n';
+    const before = head || text;
+    if (before && !before.endsWith('\n')) head += '\n';
     text += head + open;
     bodies.push({ start: text.length, end: text.length + body.length });
     text += body + closeTag;
@@ -118,6 +122,12 @@ export function migrateHtaccessInContext(
     } else if (out !== t) return { text: null, why: 'the virtual hosts that read it would need different rewrites.' };
   }
   if (out === null || out === htaccess) return { text: null, why: 'no rewrite form applies.' };
+  // Whatever the rewrite uses (Require, its containers, AuthMerging) must be allowed where it is read.
+  const rewritten = parse(out);
+  for (const ov of overrides) {
+    const { fatal, skip } = checkHtaccess(rewritten, ov);
+    if (fatal || skip.length) return { text: null, why: `its directory does not allow what the rewrite uses (${fatal ? fatal.effect : 'AllowOverride Nonfatal would skip some of its lines'}).` };
+  }
   // The engine's own edits when they fit the file as it is (one ending in a line break), else one replacement.
   const fits = body === htaccess && applyEdits(htaccess, first) === out;
   return { text: out, edits: fits ? first : [{ start: 0, end: htaccess.length, newText: out }] };

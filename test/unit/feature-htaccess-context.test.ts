@@ -1,0 +1,57 @@
+// The rewrite of a .htaccess file checked in its server configuration (features/htaccess-context.ts),
+// table-driven: what the configuration lets httpd read, and what it shows about the requests.
+// test/httpd/htaccess-forms.test.ts runs random ones on httpd.
+import assert from 'node:assert/strict';
+import { parse } from '../../server/src/syntax';
+import { migrateHtaccessInContext } from '../../server/src/features/htaccess-context';
+
+const HT = 'Order deny,allow\nDeny from all\nAllow from 10.1\n';
+const vhost = (body: string, name = 'a') => `<VirtualHost *:80>\nServerName ${name}.example\nDocumentRoot /s\n${body}\n</VirtualHost>\n`;
+const dir = (overrides: string, more = 'Require all granted') => `<Directory /s>\n${overrides}\n${more}\n</Directory>`;
+
+const ROWS: Array<{ name: string; config: string; htaccess?: string; text?: string; why?: RegExp }> = [
+  { name: 'AuthConfig and Limit allowed, Require inherited', config: vhost(dir('AllowOverride AuthConfig Limit')), text: 'AuthMerging And\nRequire ip 10.1\n' },
+  { name: 'no virtual host: the server config itself', config: dir('AllowOverride All'), text: 'AuthMerging And\nRequire ip 10.1\n' },
+  {
+    name: 'an AllowOverrideList that names what the rewrite uses',
+    config: vhost(dir('AllowOverride None\nAllowOverrideList Require AuthMerging Order Deny Allow')),
+    text: 'AuthMerging And\nRequire ip 10.1\n',
+  },
+  {
+    name: 'an AllowOverrideList without AuthMerging',
+    config: vhost(dir('AllowOverride None\nAllowOverrideList Require Order Deny Allow')),
+    why: /does not allow what the rewrite uses \(AuthMerging needs AllowOverride AuthConfig/,
+  },
+  { name: 'only Limit allowed', config: vhost(dir('AllowOverride Limit')), why: /does not allow `AuthConfig` overrides/ },
+  { name: 'AllowOverride None: httpd does not read the file', config: vhost(dir('AllowOverride None')), why: /httpd does not read it/ },
+  { name: 'Satisfy without AuthConfig: httpd answers 500 today', config: vhost(dir('AllowOverride Limit')), htaccess: HT + 'Satisfy any\n', why: /httpd cannot read it as it is \(Satisfy needs AllowOverride AuthConfig/ },
+  {
+    name: 'a later <Location> with Require in one of two hosts',
+    config: dir('AllowOverride All') + '\n' + vhost('') + vhost('<Location /d>\nRequire all granted\n</Location>', 'b'),
+    why: /checked and is not exact: .* at \/d.* would get/,
+  },
+  {
+    name: 'the same <Location> for other paths leaves it exact',
+    config: dir('AllowOverride All') + '\n' + vhost('') + vhost('<Location /elsewhere>\nRequire all granted\n</Location>', 'b'),
+    text: 'AuthMerging And\nRequire ip 10.1\n',
+  },
+  {
+    name: "the server config's own host rules in the way",
+    config: vhost(dir('AllowOverride All') + '\n<Location /d>\nOrder allow,deny\nAllow from all\nSatisfy any\n</Location>'),
+    why: /would also change the server config \(line 9\): migrate its own host rules first/,
+  },
+  { name: 'no host rules', config: vhost(dir('AllowOverride All')), htaccess: 'Require ip 10.1\n', why: /no host rules/ },
+];
+
+describe('.htaccess rewrite in its server configuration', () => {
+  for (const row of ROWS) {
+    it(row.name, () => {
+      const r = migrateHtaccessInContext(parse(row.config), '/s/d', row.htaccess ?? HT);
+      if (row.text !== undefined) assert.equal(r.text, row.text, r.why);
+      else {
+        assert.equal(r.text, null);
+        assert.match(r.why ?? '', row.why!);
+      }
+    });
+  }
+});
