@@ -1412,9 +1412,9 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
     if (inDir && !sp.exact && !model.problems.some((p) => p.directive && x.directives.includes(p.directive))) {
       const f = dirForms.get(x) ?? null;
       if (f && dirFormStands(x, f)) {
-        sp.naive = { title: f.title, edits: f.edits, changes: dirLevelReason(ctx, f.needs) };
-        sp.dirLevel = f.needs;
         sp.reason = dirLevelReason(ctx, f.needs);
+        sp.naive = { title: f.title, edits: f.edits, changes: sp.reason };
+        sp.dirLevel = f.needs;
         continue;
       }
       sp.reason = dirLevelReason(ctx, null);
@@ -1458,25 +1458,21 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
       const group = model.scopes.filter((s) => decidesAccess(s) && (s === x || scopesOverlap(s, x)));
       // Sections under tests httpd may fail: the naive check reads them all as holding.
       for (const g of group) naiveScopes.left -= g.directives.length;
-      if (mixedTests(group, [], settled, tested).length) {
-        sp.naive = { title: `Replace with \`${summary(orR(block)).slice(0, 100)}\` (naive mapping: ${NOT_CHECKED_WORLDS.short})`, edits, changes: NOT_CHECKED_WORLDS.long };
-        continue;
+      const full = mixedTests(group, [], settled, tested).length ? null : pointsFor(model, group, 512);
+      if (full) naiveScopes.left -= (full.truncated ? 512 : full.points.length) * accessScopes(model).length;
+      if (!full) changes = NOT_CHECKED_WORLDS;
+      // Points too many to list: nothing to compare on, so the rewritten file is not read.
+      else if (full.truncated) changes = TOO_MANY;
+      else {
+        const closed = !options.wholeFile && onlyGroupApplies(group, full.points.map((pt) => scopesThatApply(model, pt.test, true)));
+        const view = closed ? viewFor(model, group, ctx, 512) : null;
+        const on = onView(view, edits);
+        const cost = on ? view!.proj.text.length + on.text.length : text.length;
+        if (naiveReread.left >= cost) {
+          naiveReread.left -= cost;
+          changes = naiveChanges(on ?? { model, points: full.points, text }, ctx, perPoint);
+        } else naiveReread.left = -1;
       }
-      const full = pointsFor(model, group, 512);
-      naiveScopes.left -= (full.truncated ? 512 : full.points.length) * accessScopes(model).length;
-      if (full.truncated) {
-        // Nothing to compare on: no need to read the rewritten file.
-        sp.naive = { title: `Replace with \`${summary(orR(block)).slice(0, 100)}\` (naive mapping: ${TOO_MANY.short})`, edits, changes: TOO_MANY.long };
-        continue;
-      }
-      const closed = !options.wholeFile && onlyGroupApplies(group, full.points.map((pt) => scopesThatApply(model, pt.test, true)));
-      const view = closed ? viewFor(model, group, ctx, 512) : null;
-      const on = onView(view, edits);
-      const cost = on ? view!.proj.text.length + on.text.length : text.length;
-      if (naiveReread.left >= cost) {
-        naiveReread.left -= cost;
-        changes = naiveChanges(on ?? { model, points: full.points, text }, group, ctx, perPoint);
-      } else naiveReread.left = -1;
     }
     if (changes === null) continue;
     sp.naive = {
@@ -1499,24 +1495,15 @@ const NOT_CHECKED_SPLIT = {
   long: 'Not checked against the rest of this file: an overlapping section holds access lines that httpd reads only with mod_access_compat loaded, or only without it.',
 };
 
-/**
- * What the naive rewrite of a section changes, read on the projection or on the whole file; with
- * no points given, those of `group` (the sections overlapping it) in the whole file.
- */
-function naiveChanges(on: Omit<Reading, 'points'> & { points: Point[] | null }, group: Scope[], ctx: FileContext, perPoint: boolean): { short: string; long: string } | null {
+/** What the naive rewrite of a section changes, read on the projection or on the whole file, at the given points. */
+function naiveChanges(on: Reading, ctx: FileContext, perPoint: boolean): { short: string; long: string } | null {
   const { model } = on;
   const rw: Rewritten = { doc: parse(on.text) };
   const m2 = (rw.compat = buildModel(rw.doc, ctx, { reader: 'httpd24compat' }));
   if (m2.scopes.length !== model.scopes.length) return null;
   const bad = m2.problems.find((p) => p.kind === 'invalid-require' && !model.problems.some((q) => q.message === p.message));
   if (bad) return { short: 'httpd refuses it', long: `httpd would refuse to start: ${bad.message}` };
-  let points = on.points;
-  if (!points) {
-    const ps = pointsFor(model, group, 512);
-    if (ps.truncated) return TOO_MANY;
-    points = ps.points;
-  }
-  const r = checkCandidate(model, rw, ctx, points, { budget: CHECK_BUDGET, clientLimit: 5000, perPoint });
+  const r = checkCandidate(model, rw, ctx, on.points, { budget: CHECK_BUDGET, clientLimit: 5000, perPoint });
   if (r.limit) return { short: 'not checked', long: `Not checked: ${r.why}.` };
   if (r.ok) return { short: 'same result here', long: 'Gives the same status for every request this file describes.' };
   return { short: 'changes who gets in', long: `Changes behaviour: ${r.why}.` };

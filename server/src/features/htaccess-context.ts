@@ -128,9 +128,8 @@ export function migrateHtaccessInContext(
     const { fatal, skip } = checkHtaccess(rewritten, ov);
     if (fatal || skip.length) return { text: null, why: `its directory does not allow what the rewrite uses (${fatal ? fatal.effect : 'AllowOverride Nonfatal would skip some of its lines'}).` };
   }
-  // The engine's own edits when they fit the file as it is (one ending in a line break), else one replacement.
-  const fits = body === htaccess && applyEdits(htaccess, first) === out;
-  return { text: out, edits: fits ? first : [{ start: 0, end: htaccess.length, newText: out }] };
+  // The engine's own edits when they were made on the file as it is (one ending in a line break), else one replacement.
+  return { text: out, edits: body === htaccess ? first : [{ start: 0, end: htaccess.length, newText: out }] };
 }
 
 function lineCount(text: string): number {

@@ -36,7 +36,7 @@ export interface InContext {
   root: string;
 }
 
-/** The exact rewrite of a .htaccess text in the workspace configuration, or null. */
+/** A .htaccess text in the workspace configuration: its exact rewrite there, or why there is none; null when there is no configuration to read it in (or no host rules). */
 export function htaccessInContext(workspace: ConfigWorkspace, uri: string, text: string, context: FileContext): InContext | null {
   if (context !== 'htaccess') return null;
   const path = fileUriToPath(uri);
