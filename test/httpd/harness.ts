@@ -81,6 +81,8 @@ export interface OracleRequest {
   method?: string;
   auth?: { user: string; password: string };
   headers?: Record<string, string>;
+  /** Send it to the main server (the oracle's `mainServer` port, which no virtual host takes) instead of the case's host. */
+  main?: boolean;
 }
 
 export type OracleRequestFor = { caseId: string } & OracleRequest;
@@ -100,6 +102,8 @@ export interface OracleOptions {
   mpm?: 'event' | 'prefork' | 'worker';
   /** Also listen on [::1]:PORT so that requests can come from '::1'. */
   ipv6?: boolean;
+  /** Also listen on a second port that no <VirtualHost> takes: requests with `main` go there, to the main server. */
+  mainServer?: boolean;
   /** Reuse connections per source address (default true; see timings in harness.test.ts). */
   keepAlive?: boolean;
   /** Concurrent requests in requestAll (default 32). */
@@ -267,6 +271,8 @@ interface Layout {
   errorLog: string;
   stderrLog: string;
   port: number;
+  /** The port only the main server answers (opts.mainServer), else 0. */
+  mainPort: number;
   hosts: Map<string, string>; // case id → Host
   docroots: Map<string, string>; // case id → docroot
   /** [first line, last line, case id] of each case's text in httpd.conf (1-based). */
@@ -345,7 +351,7 @@ function openUp(root: string): void {
   }
 }
 
-async function writeServerRoot(cases: OracleCase[], opts: OracleOptions, port: number, httpd: string): Promise<Layout> {
+async function writeServerRoot(cases: OracleCase[], opts: OracleOptions, port: number, httpd: string, mainPort = 0): Promise<Layout> {
   const info = await httpdInfo(httpd);
   const labels = caseLabels(cases);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'apacheconf-oracle-'));
@@ -406,7 +412,7 @@ ServerRoot ${quote(root)}
 DefaultRuntimeDir ${quote(runDir)}
 PidFile ${quote(path.join(runDir, 'httpd.pid'))}
 ${loads.join('\n')}
-Listen 127.0.0.1:${port}${opts.ipv6 ? `\nListen [::1]:${port}` : ''}
+Listen 127.0.0.1:${port}${opts.ipv6 ? `\nListen [::1]:${port}` : ''}${mainPort ? `\nListen 127.0.0.1:${mainPort}` : ''}
 ServerName localhost
 User ${account.user}
 Group ${account.group}
@@ -496,7 +502,7 @@ DocumentRoot ${quote(path.join(root, 'htdocs', '_default'))}`);
     writeFile(conf, lines.join('\n') + '\n');
     openUp(root);
     return {
-      root, conf, port, hosts, docroots, regions, confLines: lines,
+      root, conf, port, mainPort, hosts, docroots, regions, confLines: lines,
       errorLog: path.join(logs, 'error.log'),
       stderrLog: path.join(logs, 'stderr.log'),
     };
@@ -695,7 +701,9 @@ class OracleImpl implements Oracle {
       try {
         // A kept-alive socket that the server closed just as it was reused (e.g. httpd retiring an
         // idle child) fails with ECONNRESET: the retry goes over a fresh connection.
-        return (await httpStatus(this.layout.port, host, req, attempt ? false : this.agentFor(from), timeout)).status;
+        if (req.main && !this.layout.mainPort) throw new Error('a request for the main server, and the oracle has no mainServer port');
+        const [port, to] = req.main ? [this.layout.mainPort, 'localhost'] : [this.layout.port, host];
+        return (await httpStatus(port, to, req, attempt ? false : this.agentFor(from), timeout)).status;
       } catch (e) {
         const err = e as NodeJS.ErrnoException & { reused?: boolean };
         if (err.reused && attempt === 0) continue;
@@ -850,7 +858,7 @@ async function launch(httpd: string, layout: Layout, opts: OracleOptions): Promi
 export async function startOracle(cases: OracleCase[], opts: OracleOptions): Promise<Oracle> {
   const httpd = requireHttpd();
   for (let attempt = 0; ; attempt++) {
-    const layout = await writeServerRoot(cases, opts, await freePort(), httpd);
+    const layout = await writeServerRoot(cases, opts, await freePort(), httpd, opts.mainServer ? await freePort() : 0);
     try {
       return await launch(httpd, layout, opts);
     } catch (e) {

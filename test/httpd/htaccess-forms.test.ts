@@ -269,7 +269,7 @@ async function expectSame(originals: OracleCase[], rewrites: OracleCase[], reque
 
 const SECTION_OPENS = ['<Files "a.html">', '<FilesMatch "\\.html$">', '<Files "b.html">'];
 
-const htaccessArb = fc
+export const htaccessArb = fc
   .record({
     compat: fc.option(compatBlock, { nil: null, freq: 3 }),
     authz: fc.option(authzBlock, { nil: null, freq: 1 }),

@@ -1509,6 +1509,32 @@ function naiveChanges(on: Reading, ctx: FileContext, perPoint: boolean): { short
   return { short: 'changes who gets in', long: `Changes behaviour: ${r.why}.` };
 }
 
+/**
+ * Whether `edits` leave every answer of `doc` the same, at the request points of the sections that
+ * open in [from, to): the check the plan makes of its own rewrites, for a rewrite worked out
+ * elsewhere (a .htaccess rewrite found for the virtual hosts, read by the main server too). Null
+ * when it holds, else why not. It says no where the plan would not check: too many combinations,
+ * sections under tests httpd may or may not pass, lines only one of the two servers reads.
+ */
+export function checkEditsAt(doc: ConfigDocument, ctx: FileContext, from: number, to: number, edits: readonly OffsetEdit[]): string | null {
+  const model = buildModel(doc, ctx, { reader: 'httpd24compat' });
+  const group = model.scopes.filter((s) => s.section && s.section.open.start >= from && s.section.open.start < to);
+  if (!group.length) return 'no section of it is read there';
+  if (scopesReadDifferently(doc, model).length) return 'some lines are read by only one of the two servers';
+  const ps = pointsFor(model, group);
+  if (ps.truncated) return 'there are too many overlapping sections to check every combination of them';
+  const infos = ps.points.map((p) => pointInfo(model, p));
+  if (mixedTests(group, infos, settledByFile(doc), envNamesTested(doc)).length) return 'some sections sit inside tests httpd may or may not pass';
+  let text: string;
+  try {
+    text = applyEdits(doc.text, edits);
+  } catch {
+    return 'the edits do not apply';
+  }
+  const r = checkCandidate(model, { doc: parse(text) }, ctx, ps.points, { budget: CHECK_BUDGET, clientLimit: 5000 });
+  return r.ok ? null : (r.why ?? 'it changes an answer');
+}
+
 /** Apply every exact edit of the plan at once. */
 export function migrateText(text: string, ctx: FileContext, options: PlanOptions = {}): { text: string; plan: MigrationPlan } {
   const doc = parse(text);

@@ -14,7 +14,7 @@
  * Files are read through a small reader, so this stays free of the disk and
  * of the transport (the CLI passes the disk; tests pass a table).
  */
-import { parse, positionAt, type ChildNode, type ConfigDocument, type SectionNode } from '../syntax';
+import { parse, positionAt, type ChildNode, type ConfigDocument, type DirectiveNode, type SectionNode } from '../syntax';
 import type { FileContext } from '../model/context';
 import { getDirective } from '../facts';
 import { fnmatchPath } from '../access/evaluate';
@@ -98,6 +98,39 @@ function portsOf(vhost: SectionNode): string[] {
     const m = /:(\d+|\*)$/.exec(v);
     return m && !v.endsWith(']') ? m[1] : '*';
   });
+}
+
+/** A `<VirtualHost>` address: host (`*` and `_default_` for any) and port (`*` for any). */
+function hostPort(v: string): { host: string; port: string } {
+  const m = /^(\[[^\]]*\]|[^:]*)(?::(\d+|\*))?$/.exec(v);
+  if (!m) return { host: v.toLowerCase(), port: '*' };
+  return { host: m[1].toLowerCase(), port: m[2] ?? '*' };
+}
+
+/**
+ * Whether the main server answers some connections although the configuration has virtual hosts:
+ * a `Listen` address and port that no `<VirtualHost>` covers (one for any address, `*` or
+ * `_default_`, on that port or any port, or one for that very address). Null when none does;
+ * else the first such Listen line, or a null directive when the configuration has no Listen at all
+ * (a part of a configuration: the main server may answer, so it counts).
+ */
+export function mainServerListen(doc: ConfigDocument): { directive: DirectiveNode | null } | null {
+  const vhosts = virtualHosts(doc);
+  if (!vhosts.length) return { directive: null };
+  const taken = vhosts.flatMap((v) => v.args.map((a) => hostPort(unquote(a.value))));
+  let any = false;
+  for (const n of scopeNodes(doc.children, null)) {
+    if (n.type !== 'directive' || n.key !== 'listen' || !n.args[0]) continue;
+    any = true;
+    const v = unquote(n.args[0].value);
+    const m = /^(?:(\[[^\]]*\]|[^:]*):)?(\d+)$/.exec(v);
+    if (!m) return { directive: n };
+    const host = m[1] === undefined || m[1] === '0.0.0.0' || m[1] === '[::]' || m[1] === '*' ? null : m[1].toLowerCase();
+    const port = m[2];
+    const covered = taken.some((t) => (t.port === '*' || t.port === port) && (t.host === '*' || t.host === '_default_' || (host !== null && t.host === host)));
+    if (!covered) return { directive: n };
+  }
+  return any ? null : { directive: null };
 }
 
 /** The port a request without one in its Host arrives on: 80 when the server listens there (or says nothing), else its first Listen port. */

@@ -12,8 +12,8 @@
  * copies, and every copy comes out the same.
  */
 import { applyEdits, parse, positionAt, type ConfigDocument, type OffsetEdit, type SectionNode } from '../syntax';
-import { planMigration } from '../access';
-import { checkHtaccess, overridesFor, virtualHosts, type Overrides } from './explain-disk';
+import { checkEditsAt, planMigration } from '../access';
+import { checkHtaccess, mainServerListen, overridesFor, virtualHosts, type Overrides } from './explain-disk';
 
 export interface HtaccessInContext {
   /** The rewritten .htaccess text, when it is exact in this configuration. */
@@ -22,6 +22,12 @@ export interface HtaccessInContext {
   edits?: OffsetEdit[];
   /** Why there is none (null text), in a sentence that follows "No exact rewrite in this configuration: ". */
   why?: string;
+}
+
+/** What rewriteIn planned: the configuration with the copies spliced in, and where their bodies lie. */
+interface Spliced extends HtaccessInContext {
+  doc?: ConfigDocument;
+  bodies?: Array<{ start: number; end: number }>;
 }
 
 const COMPAT = /^\s*(order|allow|deny|satisfy)\b/im;
@@ -43,8 +49,71 @@ export function migrateHtaccessInContext(
   if (!COMPAT.test(htaccess)) return { text: null, why: NO_HOST_RULES };
   const hdoc = parse(htaccess);
   if (hdoc.errors.length) return { text: null, why: `it does not parse (${hdoc.errors[0].message})` };
-  const hosts: Array<SectionNode | null> = virtualHosts(config);
-  if (!hosts.length) hosts.push(null);
+  const where = (line: number): string => {
+    const o = origins?.[line];
+    return o ? `${o.path}:${o.line + 1}` : `line ${line + 1}`;
+  };
+  const vhosts = virtualHosts(config);
+  const { doc: _d, bodies: _b, ...inHosts } = rewriteIn(config, vhosts.length ? vhosts : [null], dir, htaccess, hdoc, where);
+  if (!vhosts.length || inHosts.text === null) return inHosts;
+  // The main server answers the connections no <VirtualHost> takes (a Listen address or port none
+  // of them covers), with the server config's sections alone: the rewrite must be exact there too.
+  const listen = mainServerListen(config);
+  if (listen === null) return inHosts;
+  const main = mainServerOnly(config, vhosts);
+  // httpd answers 500 below the directory there, for the original and the rewrite alike.
+  const mainOv = overridesFor(main.doc, null, dir);
+  if (mainOv && checkHtaccess(hdoc, mainOv).fatal && checkHtaccess(parse(inHosts.text), mainOv).fatal) return inHosts;
+  const inMain = rewriteIn(main.doc, [null], dir, htaccess, hdoc, (line) => where(main.lineOf[line] ?? line));
+  const on = listen.directive ? `\`Listen ${listen.directive.args.map((a) => a.raw).join(' ')}\`, ${where(listen.directive.line)}` : 'no `Listen` in the configuration';
+  if (inMain.why === NOT_READ) return inHosts;
+  if (inMain.text === null) return { text: null, why: `the main server, which answers what no virtual host takes (${on}), reads it too, and there ${inMain.why}` };
+  if (inMain.text === inHosts.text) return inHosts;
+  // Another text there (say without the AuthMerging line nothing inherited needs): the virtual
+  // hosts' rewrite is checked on the main server as the plan checks its own.
+  const b = inMain.bodies?.[0];
+  const why =
+    inMain.doc && b && mainOv && !checkHtaccess(parse(inHosts.text), mainOv).fatal
+      ? checkEditsAt(inMain.doc, 'server', b.start - `<Directory "${dir}">\n`.length, b.end, [{ start: b.start, end: b.start + htaccess.length, newText: inHosts.text }])
+      : 'its directory there does not allow what the rewrite uses';
+  if (why === null) return inHosts;
+  return { text: null, why: `the main server, which answers what no virtual host takes (${on}), reads it too, and the virtual hosts' rewrite is not exact there (${why}).` };
+}
+
+const NOT_READ = 'httpd does not read it (`AllowOverride None` for its directory).';
+
+/** The server config without its virtual hosts (what the main server reads), and each line's line in `config`. */
+function mainServerOnly(config: ConfigDocument, vhosts: readonly SectionNode[]): { doc: ConfigDocument; lineOf: number[] } {
+  let text = '';
+  let last = 0;
+  const lineOf: number[] = [];
+  const keep = (from: number, to: number): void => {
+    if (from >= to) return;
+    const l0 = positionAt(config, from).line;
+    const chunk = config.text.slice(from, to);
+    const n = lineCount(chunk) + (chunk.endsWith('\n') ? 0 : 1);
+    for (let i = 0; i < n; i++) lineOf.push(l0 + i);
+    text += chunk;
+  };
+  for (const v of vhosts) {
+    // Nested ones (a <VirtualHost> inside another is refused by httpd) go with their parent.
+    if (v.open.lineStart < last) continue;
+    keep(last, v.open.lineStart);
+    last = v.close ? v.close.lineEnd : config.text.length;
+  }
+  keep(last, config.text.length);
+  return { doc: parse(text), lineOf };
+}
+
+/** The rewrite of the .htaccess with a copy at the end of each of `hosts` (null: the server config's end). */
+function rewriteIn(
+  config: ConfigDocument,
+  hosts: ReadonlyArray<SectionNode | null>,
+  dir: string,
+  htaccess: string,
+  hdoc: ConfigDocument,
+  where: (line: number) => string,
+): Spliced {
   // Where a copy goes (before the host's closing tag, or at the end), for the hosts that read the file.
   const at: number[] = [];
   const overrides: Overrides[] = [];
@@ -64,7 +133,7 @@ export function migrateHtaccessInContext(
     at.push(close ? close.lineStart : config.text.length);
     overrides.push(ov);
   }
-  if (!at.length) return { text: null, why: 'httpd does not read it (`AllowOverride None` for its directory).' };
+  if (!at.length) return { text: null, why: NOT_READ };
 
   // Splice the copies, remembering where each body lies in the new text.
   const body = htaccess.endsWith('\n') || !htaccess ? htaccess : htaccess + '\n';
@@ -102,9 +171,7 @@ export function migrateHtaccessInContext(
         let line = positionAt(doc, e.start).line;
         const copyLines = lineCount(body) + 2;
         line -= bodies.filter((b) => b.end < e.start).length * copyLines;
-        const o = origins?.[line];
-        const where = o ? `${o.path}:${o.line + 1}` : `line ${line + 1}`;
-        return { text: null, why: `the rewrite would also change the server config (${where}): migrate its own host rules first.` };
+        return { text: null, why: `the rewrite would also change the server config (${where(line)}): migrate its own host rules first.` };
       }
       edits.push(e);
     }
@@ -129,7 +196,7 @@ export function migrateHtaccessInContext(
     if (fatal || skip.length) return { text: null, why: `its directory does not allow what the rewrite uses (${fatal ? fatal.effect : 'AllowOverride Nonfatal would skip some of its lines'}).` };
   }
   // The engine's own edits when they were made on the file as it is (one ending in a line break), else one replacement.
-  return { text: out, edits: body === htaccess ? first : [{ start: 0, end: htaccess.length, newText: out }] };
+  return { text: out, edits: body === htaccess ? first : [{ start: 0, end: htaccess.length, newText: out }], doc, bodies };
 }
 
 function lineCount(text: string): number {
