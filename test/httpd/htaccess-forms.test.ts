@@ -27,6 +27,9 @@ import { createService, INHERITED_DECLARATIONS } from '../../server/src/service'
 import { migrateHtaccessInContext } from '../../server/src/features/htaccess-context';
 import { FAKE_ROOT, forEngine } from './migration-cases.test';
 
+/** The oracle's document roots hold no .htaccess above the one checked. */
+const NO_PARENTS = { readFile: (): string | undefined => undefined };
+
 /** What the parent directory holds, and which needs it satisfies. */
 interface Parent {
   id: string;
@@ -373,7 +376,7 @@ describe('.htaccess rewrites on the real httpd: in their server configuration (f
       const ht = texts[i];
       const config = `DocumentRoot "@DOCROOT@"\nSetEnvIf X-Flag ^yes FLAG\n${server}`;
       const whole = parse(`<VirtualHost *:80>\n${forEngine(config)}\n</VirtualHost>\n`);
-      const r = migrateHtaccessInContext(whole, `${FAKE_ROOT}/sub`, ht);
+      const r = migrateHtaccessInContext(whole, `${FAKE_ROOT}/sub`, ht, undefined, NO_PARENTS);
       if (r.text === null) {
         const k = (r.why ?? '').replace(/GET .*|POST .*/, '…').slice(0, 70);
         why[k] = (why[k] ?? 0) + 1;

@@ -27,6 +27,9 @@ import { AUTHS, BASIC, FROMS, GROUPS, METHODS, USERS, httpdOrSkip, FAKE_ROOT, fo
 import { parse } from '../../server/src/syntax';
 import { migrateHtaccessInContext } from '../../server/src/features/htaccess-context';
 
+/** The oracle's document roots hold no .htaccess above the one checked. */
+const NO_PARENTS = { readFile: (): string | undefined => undefined };
+
 interface Row {
   id: string;
   /** The body of the document root's <Directory> at server level (AllowOverride All is added). */
@@ -140,8 +143,8 @@ describe('.htaccess rewrites on the real httpd: the main server reads them too',
     it(row.id, async function () {
       if (!httpdOrSkip(this)) return;
       const dir = `${FAKE_ROOT}/sub`;
-      const withMain = migrateHtaccessInContext(parse(engineConfig(row, true)), dir, row.htaccess);
-      const vhostOnly = migrateHtaccessInContext(parse(engineConfig(row, false)), dir, row.htaccess);
+      const withMain = migrateHtaccessInContext(parse(engineConfig(row, true)), dir, row.htaccess, undefined, NO_PARENTS);
+      const vhostOnly = migrateHtaccessInContext(parse(engineConfig(row, false)), dir, row.htaccess, undefined, NO_PARENTS);
       if (row.mainDiffers) {
         assert.equal(withMain.text, null, 'no rewrite where the main server answers');
         assert.match(withMain.why ?? '', /the main server, which answers what no virtual host takes \(`Listen 127\.0\.0\.1:81`, line 2\)/);
@@ -189,7 +192,7 @@ describe('.htaccess rewrites on the real httpd: the main server reads them too, 
     for (let i = 0; i < rows.length && done < runs; i++) {
       const row: Row = { id: `m${i}`, ...rows[i], htaccess: hts[i] };
       tried++;
-      const r = migrateHtaccessInContext(parse(engineConfig(row, true)), `${FAKE_ROOT}/sub`, row.htaccess);
+      const r = migrateHtaccessInContext(parse(engineConfig(row, true)), `${FAKE_ROOT}/sub`, row.htaccess, undefined, NO_PARENTS);
       if (r.text === null) continue;
       const a = await answers(row, r.text);
       requests += 2 * a.total;

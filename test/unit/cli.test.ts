@@ -565,6 +565,22 @@ describe('cli: fix', () => {
     assert.equal(r2.out, '');
   });
 
+  it('--root reads the .htaccess files of the parent directories on the way down', async () => {
+    const site = path.join(tmp, 'psite');
+    const conf = ['Listen 80', '<VirtualHost *:80>', `    DocumentRoot "${site}"`, `    <Directory "${site}">`, '        AllowOverride All', '    </Directory>', '</VirtualHost>', ''].join('\n');
+    const ht = 'Order allow,deny\nAllow from all\n';
+    const password = 'AuthType Basic\nAuthName x\nAuthUserFile /etc/pw\nRequire valid-user\n';
+    tree({ 'p.conf': conf, 'psite/.htaccess': password, 'psite/d/.htaccess': ht });
+    // The parent's password stays: not `Require all granted`, which would open the directory.
+    const r = await run(['fix', '--root', 'p.conf', '--stdout', 'psite/d/.htaccess'], tmp);
+    assert.equal(r.out, 'AuthMerging And\nRequire all granted\n', r.err);
+    // A parent with host rules of its own: that one first.
+    fs.writeFileSync(path.join(site, '.htaccess'), 'Order deny,allow\nDeny from 10.2\n');
+    const r1 = await run(['fix', '--root', 'p.conf', 'psite/d/.htaccess'], tmp);
+    assert.match(r1.err, /psite\/d\/\.htaccess: no exact rewrite in the configuration of p\.conf: the \.htaccess of a parent directory \(.*psite\/\.htaccess\) has host rules of its own, which this file inherits: migrate that one first, then this one\./);
+    assert.match(r1.err, /would apply 1 fix in 1 of 1 file|would apply 0 fixes/);
+  });
+
   it('--stdout prints one file byte for byte when nothing changes (latin1, BOM, CRLF)', async () => {
     const latin1 = Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from('\r\nServerName x\r\n')]);
     const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('ServerName y\n')]);

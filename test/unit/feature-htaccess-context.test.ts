@@ -9,7 +9,7 @@ const HT = 'Order deny,allow\nDeny from all\nAllow from 10.1\n';
 const vhost = (body: string, name = 'a') => `<VirtualHost *:80>\nServerName ${name}.example\nDocumentRoot /s\n${body}\n</VirtualHost>\n`;
 const dir = (overrides: string, more = 'Require all granted') => `<Directory /s>\n${overrides}\n${more}\n</Directory>`;
 
-const ROWS: Array<{ name: string; config: string; htaccess?: string; text?: string; why?: RegExp }> = [
+const ROWS: Array<{ name: string; config: string; htaccess?: string; parents?: Record<string, string> | null; text?: string; why?: RegExp }> = [
   { name: 'AuthConfig and Limit allowed, Require inherited', config: vhost(dir('AllowOverride AuthConfig Limit')), text: 'AuthMerging And\nRequire ip 10.1\n' },
   { name: 'no virtual host: the server config itself', config: dir('AllowOverride All'), text: 'AuthMerging And\nRequire ip 10.1\n' },
   {
@@ -41,12 +41,39 @@ const ROWS: Array<{ name: string; config: string; htaccess?: string; text?: stri
     why: /would also change the server config \(line 9\): migrate its own host rules first/,
   },
   { name: 'no host rules', config: vhost(dir('AllowOverride All')), htaccess: 'Require ip 10.1\n', why: /no host rules/ },
+  // The parent directories' .htaccess files are read on the way down (test/httpd/htaccess-parents.test.ts).
+  {
+    name: "a parent's password: the AuthMerging form keeps it",
+    config: vhost(dir('AllowOverride All', '')),
+    htaccess: 'Order allow,deny\nAllow from all\n',
+    parents: { '/s/.htaccess': 'AuthType Basic\nAuthName x\nAuthUserFile /u\nRequire valid-user\n' },
+    text: 'AuthMerging And\nRequire all granted\n',
+  },
+  {
+    name: "a parent with host rules of its own is migrated first",
+    config: vhost(dir('AllowOverride All')),
+    parents: { '/s/.htaccess': 'Order deny,allow\nDeny from 10.2\n' },
+    why: /the \.htaccess of a parent directory \(\/s\/\.htaccess\) has host rules of its own/,
+  },
+  {
+    name: 'a parent httpd cannot read',
+    config: vhost(dir('AllowOverride AuthConfig Limit')),
+    parents: { '/s/.htaccess': 'Options -Indexes\n' },
+    why: /httpd cannot read the \.htaccess of a parent directory \(\/s\/\.htaccess\) as it is \(Options needs AllowOverride Options/,
+  },
+  {
+    name: 'a parent above the directories httpd reads .htaccess in is not read',
+    config: '<Directory />\nAllowOverride None\n</Directory>\n' + vhost(dir('AllowOverride All')),
+    parents: { '/.htaccess': 'Order deny,allow\nDeny from all\n' },
+    text: 'AuthMerging And\nRequire ip 10.1\n',
+  },
+  { name: 'no way to read the parents: no rewrite', config: vhost(dir('AllowOverride All')), parents: null, why: /the \.htaccess files of its parent directories, which it inherits from, cannot be read/ },
 ];
 
 describe('.htaccess rewrite in its server configuration', () => {
   for (const row of ROWS) {
     it(row.name, () => {
-      const r = migrateHtaccessInContext(parse(row.config), '/s/d', row.htaccess ?? HT);
+      const r = migrateHtaccessInContext(parse(row.config), '/s/d', row.htaccess ?? HT, undefined, row.parents === null ? undefined : { readFile: (p) => row.parents?.[p] });
       if (row.text !== undefined) assert.equal(r.text, row.text, r.why);
       else {
         assert.equal(r.text, null);

@@ -412,6 +412,17 @@ function uriOf(file: FoundFile): string {
  * (paths relative to `cwd`), or null when it was read only in part: a section left out could
  * change what a .htaccess rewrite does, so none is exact then.
  */
+/** The .htaccess files of parent directories, as on disk now (after any this run has written). */
+const PARENT_READER = {
+  readFile(p: string): string | undefined {
+    try {
+      return fs.readFileSync(p, 'latin1');
+    } catch {
+      return undefined;
+    }
+  },
+};
+
 function configurationDoc(graph: ConfigGraph, cwd: string): { doc: ConfigDocument; origins: Array<{ path: string; line: number }> } | null {
   const flat = flattenGraph(graph);
   if (flat.truncated || graph.truncated) return null;
@@ -493,7 +504,7 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
     let a = l.service.analyze({ text: l.decoded.text, uri: uriOf(file), context });
     // A .htaccess file given with --root: its rewrite checked in that configuration, as fix --root does.
     if (root && context === 'htaccess') {
-      const r = migrateHtaccessInContext(root.doc, nodePath.dirname(file.absolute), l.decoded.text, root.origins);
+      const r = migrateHtaccessInContext(root.doc, nodePath.dirname(file.absolute), l.decoded.text, root.origins, PARENT_READER);
       if (r.text !== null && r.edits) a = l.service.withRewriteInConfiguration(a, { edits: r.edits, root: nodePath.basename(o.root!) });
       else if (r.why && r.why !== NO_HOST_RULES) a = l.service.withRefusalInConfiguration(a, r.why, nodePath.basename(o.root!));
     }
@@ -567,7 +578,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
     let inContext = 0;
     let service = l.service;
     if (rootDoc && l.context === 'htaccess') {
-      const r = migrateHtaccessInContext(rootDoc, nodePath.dirname(file.absolute), decoded.text, rootOrigins);
+      const r = migrateHtaccessInContext(rootDoc, nodePath.dirname(file.absolute), decoded.text, rootOrigins, PARENT_READER);
       if (r.text !== null) {
         start = r.text;
         inContext = 1;

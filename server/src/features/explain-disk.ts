@@ -248,7 +248,7 @@ export function documentRootOf(doc: ConfigDocument, host: string | undefined): s
 }
 
 /** The names of the per-directory files (AccessFileName), default .htaccess. */
-function accessFileNames(doc: ConfigDocument, vhost: SectionNode | null): string[] {
+export function accessFileNames(doc: ConfigDocument, vhost: SectionNode | null): string[] {
   let names = ['.htaccess'];
   const look = (nodes: Iterable<ChildNode>) => {
     for (const n of nodes) if (n.type === 'directive' && n.key === 'accessfilename' && n.args.length) names = n.args.map((a) => unquote(a.value));

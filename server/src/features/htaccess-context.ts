@@ -13,7 +13,7 @@
  */
 import { applyEdits, parse, positionAt, type ConfigDocument, type OffsetEdit, type SectionNode } from '../syntax';
 import { checkEditsAt, planMigration } from '../access';
-import { checkHtaccess, mainServerListen, overridesFor, virtualHosts, type Overrides } from './explain-disk';
+import { accessFileNames, checkHtaccess, mainServerListen, overridesFor, virtualHosts, type DiskReader, type Overrides } from './explain-disk';
 
 export interface HtaccessInContext {
   /** The rewritten .htaccess text, when it is exact in this configuration. */
@@ -44,8 +44,15 @@ export function migrateHtaccessInContext(
   dir: string,
   htaccess: string,
   /** Where each line of `config` comes from (a flattened configuration), for messages. */
-  origins?: ReadonlyArray<{ path: string; line: number }>,
+  origins: ReadonlyArray<{ path: string; line: number }> | undefined,
+  /**
+   * Reads the `.htaccess` files of the parent directories, which httpd reads on the way down and
+   * this one inherits from (a password in the parent's, say). Without one nothing is known of
+   * them, and no rewrite is offered.
+   */
+  parents: Pick<DiskReader, 'readFile'> | undefined,
 ): HtaccessInContext {
+  if (!parents) return { text: null, why: 'the .htaccess files of its parent directories, which it inherits from, cannot be read.' };
   if (!COMPAT.test(htaccess)) return { text: null, why: NO_HOST_RULES };
   const hdoc = parse(htaccess);
   if (hdoc.errors.length) return { text: null, why: `it does not parse (${hdoc.errors[0].message})` };
@@ -54,7 +61,7 @@ export function migrateHtaccessInContext(
     return o ? `${o.path}:${o.line + 1}` : `line ${line + 1}`;
   };
   const vhosts = virtualHosts(config);
-  const { doc: _d, bodies: _b, ...inHosts } = rewriteIn(config, vhosts.length ? vhosts : [null], dir, htaccess, hdoc, where);
+  const { doc: _d, bodies: _b, ...inHosts } = rewriteIn(config, vhosts.length ? vhosts : [null], dir, htaccess, hdoc, where, parents);
   if (!vhosts.length || inHosts.text === null) return inHosts;
   // The main server answers the connections no <VirtualHost> takes (a Listen address or port none
   // of them covers), with the server config's sections alone: the rewrite must be exact there too.
@@ -64,7 +71,7 @@ export function migrateHtaccessInContext(
   // httpd answers 500 below the directory there, for the original and the rewrite alike.
   const mainOv = overridesFor(main.doc, null, dir);
   if (mainOv && checkHtaccess(hdoc, mainOv).fatal && checkHtaccess(parse(inHosts.text), mainOv).fatal) return inHosts;
-  const inMain = rewriteIn(main.doc, [null], dir, htaccess, hdoc, (line) => where(main.lineOf[line] ?? line));
+  const inMain = rewriteIn(main.doc, [null], dir, htaccess, hdoc, (line) => where(main.lineOf[line] ?? line), parents);
   const on = listen.directive ? `\`Listen ${listen.directive.args.map((a) => a.raw).join(' ')}\`, ${where(listen.directive.line)}` : 'no `Listen` in the configuration';
   if (inMain.why === NOT_READ) return inHosts;
   if (inMain.text === null) return { text: null, why: `the main server, which answers what no virtual host takes (${on}), reads it too, and there ${inMain.why}` };
@@ -113,9 +120,11 @@ function rewriteIn(
   htaccess: string,
   hdoc: ConfigDocument,
   where: (line: number) => string,
+  parents: Pick<DiskReader, 'readFile'>,
 ): Spliced {
-  // Where a copy goes (before the host's closing tag, or at the end), for the hosts that read the file.
-  const at: number[] = [];
+  // Where a copy goes (before the host's closing tag, or at the end), for the hosts that read the
+  // file, and the parent directories' .htaccess files that go before it there.
+  const at: Array<{ pos: number; before: string }> = [];
   const overrides: Overrides[] = [];
   for (const vhost of hosts) {
     const ov = overridesFor(config, vhost, dir);
@@ -130,7 +139,9 @@ function rewriteIn(
     }
     const close = vhost?.close;
     if (vhost && !close) return { text: null, why: 'a `<VirtualHost>` of the configuration is not closed.' };
-    at.push(close ? close.lineStart : config.text.length);
+    const before = parentCopies(config, vhost, dir, parents);
+    if (typeof before !== 'string') return { text: null, why: before.why };
+    at.push({ pos: close ? close.lineStart : config.text.length, before });
     overrides.push(ov);
   }
   if (!at.length) return { text: null, why: NOT_READ };
@@ -142,13 +153,16 @@ function rewriteIn(
   let text = '';
   let last = 0;
   const bodies: Array<{ start: number; end: number }> = [];
-  for (const pos of [...at].sort((a, b) => a - b)) {
+  /** The end of each text spliced in, and how many lines it has. */
+  const spliced: Array<{ end: number; lines: number }> = [];
+  for (const { pos, before: parentsText } of [...at].sort((a, b) => a.pos - b.pos)) {
     let head = config.text.slice(last, pos);
     const before = head || text;
     if (before && !before.endsWith('\n')) head += '\n';
-    text += head + open;
+    text += head + parentsText + open;
     bodies.push({ start: text.length, end: text.length + body.length });
     text += body + closeTag;
+    spliced.push({ end: text.length, lines: lineCount(parentsText) + lineCount(body) + 2 });
     last = pos;
   }
   text += config.text.slice(last);
@@ -169,8 +183,7 @@ function rewriteIn(
       if (!inside(e.start) || !inside(e.end)) {
         // The line in the configuration as given: the copies spliced before it pushed it down.
         let line = positionAt(doc, e.start).line;
-        const copyLines = lineCount(body) + 2;
-        line -= bodies.filter((b) => b.end < e.start).length * copyLines;
+        for (const x of spliced) if (x.end <= e.start) line -= x.lines;
         return { text: null, why: `the rewrite would also change the server config (${where(line)}): migrate its own host rules first.` };
       }
       edits.push(e);
@@ -197,6 +210,34 @@ function rewriteIn(
   }
   // The engine's own edits when they were made on the file as it is (one ending in a line break), else one replacement.
   return { text: out, edits: body === htaccess ? first : [{ start: 0, end: htaccess.length, newText: out }], doc, bodies };
+}
+
+/**
+ * The `.htaccess` files of the parent directories that httpd reads for `dir` in `vhost` (the
+ * directories from `/` down, where AllowOverride lets it), each as a `<Directory>` copy, in order.
+ * One with host rules of its own would be rewritten too, and one httpd cannot read makes every
+ * answer below it 500: for both, the reason there is no rewrite.
+ */
+function parentCopies(config: ConfigDocument, vhost: SectionNode | null, dir: string, reader: Pick<DiskReader, 'readFile'>): string | { why: string } {
+  const parts = dir.split('/').filter(Boolean);
+  const names = accessFileNames(config, vhost);
+  let out = '';
+  for (let i = 0; i < parts.length; i++) {
+    const parent = '/' + parts.slice(0, i).join('/');
+    const ov = overridesFor(config, vhost, parent);
+    if (!ov) continue;
+    for (const name of names) {
+      const file = (parent === '/' ? '' : parent) + '/' + name;
+      const body = reader.readFile(file);
+      if (body === undefined) continue;
+      if (COMPAT.test(body)) return { why: `the .htaccess of a parent directory (${file}) has host rules of its own, which this file inherits: migrate that one first, then this one.` };
+      const pdoc = parse(body);
+      const { fatal, skip } = checkHtaccess(pdoc, ov);
+      if (fatal || skip.length) return { why: `httpd cannot read the .htaccess of a parent directory (${file}) as it is${fatal ? ` (${fatal.effect})` : ''}.` };
+      out += `<Directory "${parent}">\n${body}${body.endsWith('\n') || !body ? '' : '\n'}</Directory>\n`;
+    }
+  }
+  return out;
 }
 
 function lineCount(text: string): number {

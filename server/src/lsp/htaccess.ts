@@ -48,10 +48,14 @@ export function htaccessInContext(workspace: ConfigWorkspace, uri: string, text:
   // The engine reads the whole configuration: answers are kept per graph, directory and text.
   let memo = answers.get(conf.graph);
   if (!memo) answers.set(conf.graph, (memo = new Map()));
-  const key = `${path}\u0000${text}`;
+  // What the parent directories' .htaccess files say counts too (they are not in the graph).
+  const parents = { readFile: (p: string) => workspace.readText(p) };
+  const dirs = nodePath.dirname(path).split('/').filter(Boolean);
+  const parentTexts = dirs.map((_, i) => parents.readFile('/' + dirs.slice(0, i).join('/') + (i ? '/' : '') + '.htaccess') ?? '');
+  const key = [path, text, ...parentTexts].join('\u0000');
   let hit = memo.get(key);
   if (hit === undefined) {
-    const r = migrateHtaccessInContext(doc, nodePath.dirname(path), text);
+    const r = migrateHtaccessInContext(doc, nodePath.dirname(path), text, undefined, parents);
     const root = nodePath.basename(conf.root);
     hit =
       r.text !== null && r.edits

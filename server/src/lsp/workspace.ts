@@ -138,6 +138,11 @@ export class ConfigWorkspace {
   }
 
   /** The configuration whose graph holds `path`, else the one of its folder, else the first folder's that has a root. */
+  /** A file's text as the workspace reads it (the editor's when it is open), or undefined. */
+  readText(path: string): string | undefined {
+    return this.host.readFile(path);
+  }
+
   configurationFor(path: string | undefined): FolderConfiguration | undefined {
     if (path) {
       const hit = this.fileOf(path);
