@@ -382,6 +382,28 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       assert.deepEqual((await actionsOf(u)).filter((a) => a.isPreferred), []);
     });
 
+    it("a .htaccess under a parent directory's .htaccess: the parent, open in the editor, is read too", async () => {
+      const ht = lines('Order allow,deny', 'Allow from all');
+      const password = lines('AuthType Basic', 'AuthName x', 'AuthUserFile /etc/pw', 'Require valid-user');
+      const dir = workspace({ 'www/d/.htaccess': ht });
+      fs.writeFileSync(
+        path.join(dir, 'httpd.conf'),
+        lines('Listen 80', '<VirtualHost *:80>', `    DocumentRoot "${dir}/www"`, `    <Directory "${dir}/www">`, '        AllowOverride All', '    </Directory>', '</VirtualHost>'),
+      );
+      const uri = fileUri(path.join(dir, 'www', 'd', '.htaccess'));
+      const c = await client(dir);
+      // The parent exists only in the editor, not on the disk: what the user sees is what counts.
+      await c.open(fileUri(path.join(dir, 'www', '.htaccess')), password);
+      await c.open(uri, ht);
+      const diags = (await c.diagnosticsFor(uri, 1)).filter((d) => d.code === 'legacy-access');
+      assert.ok(diags.length, 'legacy-access findings');
+      const actions = await c.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: diags[0].range, context: { diagnostics: [diags[0]], only: ['quickfix'] } });
+      const preferred = actions.filter((a) => a.isPreferred);
+      assert.equal(preferred.length, 1, actions.map((a) => a.title).join(' | '));
+      // Not `Require all granted`: the parent's password stays.
+      assert.equal(applyTo(c.doc(uri), preferred[0].edit!), lines('AuthMerging And', 'Require all granted'));
+    });
+
     it('reads the .htaccess files on the way under the answering host\'s DocumentRoot, lists them, and reads none when untrusted', async () => {
       const dir = workspace({ 'www/private/.htaccess': lines('# only the office', 'Require ip 10.0.0.0/8'), 'www/private/report.html': 'report\n' });
       fs.writeFileSync(
