@@ -40,6 +40,19 @@ const ROWS: Array<{ name: string; config: string; htaccess?: string; parents?: R
     config: vhost(dir('AllowOverride All') + '\n<Location /d>\nOrder allow,deny\nAllow from all\nSatisfy any\n</Location>'),
     why: /would also change the server config \(line 9\): migrate its own host rules first/,
   },
+  {
+    name: 'a host that does not read the file is left out, and lines are still named as given',
+    config:
+      '<Directory />\nAllowOverride None\n</Directory>\n' +
+      vhost('', 'z') +
+      vhost(dir('AllowOverride All') + '\n<Location /d>\nOrder allow,deny\nAllow from all\nSatisfy any\n</Location>'),
+    why: /would also change the server config \(line 17\): migrate its own host rules first/,
+  },
+  {
+    name: 'hundreds of hosts that do not read it',
+    config: '<Directory />\nAllowOverride None\n</Directory>\n' + Array.from({ length: 300 }, (_, i) => vhost(`<Location /admin>\nRequire ip 10.9\n</Location>`, `h${i}`)).join('') + vhost(dir('AllowOverride All')),
+    text: 'AuthMerging And\nRequire ip 10.1\n',
+  },
   { name: 'no host rules', config: vhost(dir('AllowOverride All')), htaccess: 'Require ip 10.1\n', why: /no host rules/ },
   // The parent directories' .htaccess files are read on the way down (test/httpd/htaccess-parents.test.ts).
   {

@@ -82,6 +82,8 @@ export interface PlanOptions {
   clientsPerPoint?: boolean;
   /** Check every candidate on the whole rewritten file, never on a projection (tests: both must agree). */
   wholeFile?: boolean;
+  /** Only the exact rewrites and the reasons there are none: no notes, no naive mappings (a caller that reads nothing else). */
+  exactOnly?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1161,7 +1163,7 @@ const planCache = new WeakMap<ConfigDocument, Map<string, MigrationPlan>>();
  * on the same tree), so callers must treat the result as read-only.
  */
 export function planMigration(doc: ConfigDocument, ctx: FileContext, options: PlanOptions = {}): MigrationPlan {
-  const key = `${ctx}|${options.mode ?? 'preserve'}|${options.unchecked ? 1 : 0}|${options.clientsPerPoint ? 1 : 0}|${options.wholeFile ? 1 : 0}`;
+  const key = `${ctx}|${options.mode ?? 'preserve'}|${options.unchecked ? 1 : 0}|${options.clientsPerPoint ? 1 : 0}|${options.wholeFile ? 1 : 0}|${options.exactOnly ? 1 : 0}`;
   let byKey = planCache.get(doc);
   const hit = byKey?.get(key);
   if (hit) return hit;
@@ -1285,6 +1287,7 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
     for (const e of chosen.edits.values()) edits.push(...scopeEdits(doc, e, unit));
     for (const x of compat) byScope.get(x)!.exact = { title: titleFor(chosen.edits, x), edits };
   }
+  if (options.exactOnly) return plan;
   plan.notes = accessNotes(doc, ctx, model);
   addNaive(doc, ctx, model, plan, byScope, unit, options, splitScopes);
   void options.mode;

@@ -61,13 +61,26 @@ export function migrateHtaccessInContext(
     return o ? `${o.path}:${o.line + 1}` : `line ${line + 1}`;
   };
   const vhosts = virtualHosts(config);
-  const { doc: _d, bodies: _b, ...inHosts } = rewriteIn(config, vhosts.length ? vhosts : [null], dir, htaccess, hdoc, where, parents);
+  // A request one virtual host answers passes through the server config's sections and that
+  // host's only: the hosts that do not read the file cannot change what its copies decide, and are
+  // left out of the plan (with hundreds of hosts, their sections would make every check huge).
+  let inConfig = config;
+  let whereIn = where;
+  let hosts: Array<SectionNode | null> = vhosts.length ? vhosts : [null];
+  const readers = vhosts.filter((v) => overridesFor(config, v, dir) !== null);
+  if (readers.length && readers.length < vhosts.length) {
+    const kept = withoutHosts(config, vhosts.filter((v) => !readers.includes(v)));
+    inConfig = kept.doc;
+    whereIn = (line) => where(kept.lineOf[line] ?? line);
+    hosts = virtualHosts(kept.doc);
+  }
+  const { doc: _d, bodies: _b, ...inHosts } = rewriteIn(inConfig, hosts, dir, htaccess, hdoc, whereIn, parents);
   if (!vhosts.length || inHosts.text === null) return inHosts;
   // The main server answers the connections no <VirtualHost> takes (a Listen address or port none
   // of them covers), with the server config's sections alone: the rewrite must be exact there too.
   const listen = mainServerListen(config);
   if (listen === null) return inHosts;
-  const main = mainServerOnly(config, vhosts);
+  const main = withoutHosts(config, vhosts);
   // httpd answers 500 below the directory there, for the original and the rewrite alike.
   const mainOv = overridesFor(main.doc, null, dir);
   if (mainOv && checkHtaccess(hdoc, mainOv).fatal && checkHtaccess(parse(inHosts.text), mainOv).fatal) return inHosts;
@@ -89,8 +102,8 @@ export function migrateHtaccessInContext(
 
 const NOT_READ = 'httpd does not read it (`AllowOverride None` for its directory).';
 
-/** The server config without its virtual hosts (what the main server reads), and each line's line in `config`. */
-function mainServerOnly(config: ConfigDocument, vhosts: readonly SectionNode[]): { doc: ConfigDocument; lineOf: number[] } {
+/** The server config without the virtual hosts given (all of them: what the main server reads), and each line's line in `config`. */
+function withoutHosts(config: ConfigDocument, vhosts: readonly SectionNode[]): { doc: ConfigDocument; lineOf: number[] } {
   let text = '';
   let last = 0;
   const lineOf: number[] = [];
@@ -168,7 +181,7 @@ function rewriteIn(
   text += config.text.slice(last);
 
   const doc = parse(text);
-  const plan = planMigration(doc, 'server');
+  const plan = planMigration(doc, 'server', { exactOnly: true });
   const inside = (off: number) => bodies.some((b) => b.start <= off && off <= b.end);
   const ours = plan.sections.filter((sp) => sp.compatDirectives.some((d) => inside(d.start)));
   if (!ours.length) return { text: null, why: 'apacheconf finds no host rules of it in force here.' };
