@@ -28,7 +28,7 @@ import { migrateHtaccessInContext } from '../../server/src/features/htaccess-con
 import { FAKE_ROOT, forEngine } from './migration-cases.test';
 
 /** The oracle's document roots hold no .htaccess above the one checked. */
-const NO_PARENTS = { readFile: (): string | undefined => undefined };
+const NO_PARENTS = { readFile: (): string | undefined => undefined, listDir: (): string[] | undefined => undefined };
 
 /** What the parent directory holds, and which needs it satisfies. */
 interface Parent {

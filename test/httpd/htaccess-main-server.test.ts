@@ -28,7 +28,7 @@ import { parse } from '../../server/src/syntax';
 import { migrateHtaccessInContext } from '../../server/src/features/htaccess-context';
 
 /** The oracle's document roots hold no .htaccess above the one checked. */
-const NO_PARENTS = { readFile: (): string | undefined => undefined };
+const NO_PARENTS = { readFile: (): string | undefined => undefined, listDir: (): string[] | undefined => undefined };
 
 interface Row {
   id: string;

@@ -9,7 +9,7 @@ const HT = 'Order deny,allow\nDeny from all\nAllow from 10.1\n';
 const vhost = (body: string, name = 'a') => `<VirtualHost *:80>\nServerName ${name}.example\nDocumentRoot /s\n${body}\n</VirtualHost>\n`;
 const dir = (overrides: string, more = 'Require all granted') => `<Directory /s>\n${overrides}\n${more}\n</Directory>`;
 
-const ROWS: Array<{ name: string; config: string; htaccess?: string; parents?: Record<string, string> | null; text?: string; why?: RegExp }> = [
+const ROWS: Array<{ name: string; config: string; htaccess?: string; parents?: Record<string, string> | null | 'no-list'; text?: string; why?: RegExp }> = [
   { name: 'AuthConfig and Limit allowed, Require inherited', config: vhost(dir('AllowOverride AuthConfig Limit')), text: 'AuthMerging And\nRequire ip 10.1\n' },
   { name: 'no virtual host: the server config itself', config: dir('AllowOverride All'), text: 'AuthMerging And\nRequire ip 10.1\n' },
   {
@@ -80,13 +80,59 @@ const ROWS: Array<{ name: string; config: string; htaccess?: string; parents?: R
     parents: { '/.htaccess': 'Order deny,allow\nDeny from all\n' },
     text: 'AuthMerging And\nRequire ip 10.1\n',
   },
+  // The subdirectories' .htaccess files inherit from it.
+  {
+    name: "a subdirectory's Require: checked there too",
+    config: vhost(dir('AllowOverride All', '')),
+    htaccess: 'Order deny,allow\nDeny from 10.2\n',
+    parents: { '/s/d/open/.htaccess': 'Require all granted\n', '/s/d/plain/.htaccess': 'RewriteEngine On\n' },
+    why: /the rewrite would also change \/s\/d\/open\/\.htaccess, which is read together with it/,
+  },
+  {
+    name: "a subdirectory's Require that adds to what it inherits: the rewrite holds there too",
+    config: vhost(dir('AllowOverride All', '')),
+    parents: { '/s/d/in/.htaccess': 'AuthType Basic\nAuthName x\nAuthUserFile /u\nAuthMerging And\nRequire valid-user\n' },
+    text: 'Require ip 10.1\n',
+  },
+  {
+    name: 'a subdirectory whose .htaccess says nothing of access changes nothing',
+    config: vhost(dir('AllowOverride All')),
+    parents: { '/s/d/plain/.htaccess': 'RewriteEngine On\n', '/s/d/plain/deeper/x.html': 'x' },
+    text: 'AuthMerging And\nRequire ip 10.1\n',
+  },
+  {
+    name: 'a subdirectory with host rules of its own',
+    config: vhost(dir('AllowOverride All')),
+    parents: { '/s/d/sub/.htaccess': 'Order allow,deny\nAllow from all\n' },
+    why: /the \.htaccess of a subdirectory \(\/s\/d\/sub\/\.htaccess\) has host rules too/,
+  },
+  {
+    name: 'a subdirectory AllowOverride None keeps out is not read',
+    config: vhost(dir('AllowOverride All') + '\n<Directory /s/d/sub>\nAllowOverride None\n</Directory>'),
+    parents: { '/s/d/sub/.htaccess': 'Order allow,deny\nAllow from all\n' },
+    text: 'AuthMerging And\nRequire ip 10.1\n',
+  },
+  { name: 'subdirectories that cannot be listed: no rewrite', config: vhost(dir('AllowOverride All')), parents: 'no-list', why: /its subdirectories cannot be listed/ },
   { name: 'no way to read the parents: no rewrite', config: vhost(dir('AllowOverride All')), parents: null, why: /the \.htaccess files of its parent directories, which it inherits from, cannot be read/ },
 ];
+
+/** Files by absolute path, and the folders they imply (listDir gives the subfolders that lead to them). */
+function tableReader(files: Record<string, string>): { readFile(p: string): string | undefined; listDir(p: string): string[] | undefined } {
+  return {
+    readFile: (p) => files[p],
+    listDir: (p) => {
+      const prefix = p.endsWith('/') ? p : p + '/';
+      const out = new Set<string>();
+      for (const f of Object.keys(files)) if (f.startsWith(prefix)) out.add(f.slice(prefix.length).includes('/') ? f.slice(prefix.length).split('/')[0] + '/' : f.slice(prefix.length));
+      return [...out];
+    },
+  };
+}
 
 describe('.htaccess rewrite in its server configuration', () => {
   for (const row of ROWS) {
     it(row.name, () => {
-      const r = migrateHtaccessInContext(parse(row.config), '/s/d', row.htaccess ?? HT, undefined, row.parents === null ? undefined : { readFile: (p) => row.parents?.[p] });
+      const r = migrateHtaccessInContext(parse(row.config), '/s/d', row.htaccess ?? HT, undefined, row.parents === null ? undefined : row.parents === 'no-list' ? { readFile: () => undefined } : tableReader(row.parents ?? {}));
       if (row.text !== undefined) assert.equal(r.text, row.text, r.why);
       else {
         assert.equal(r.text, null);

@@ -421,6 +421,13 @@ const PARENT_READER = {
       return undefined;
     }
   },
+  listDir(p: string): string[] | undefined {
+    try {
+      return fs.readdirSync(p, { withFileTypes: true }).map((e) => (e.isDirectory() ? e.name + '/' : e.name));
+    } catch {
+      return undefined;
+    }
+  },
 };
 
 function configurationDoc(graph: ConfigGraph, cwd: string): { doc: ConfigDocument; origins: Array<{ path: string; line: number }> } | null {
@@ -569,7 +576,13 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
   let changedFiles = 0;
   let refused = 0;
   const remaining: FileReport[] = [];
-  for (const file of files) {
+  // With --root, a .htaccess file is read under its parents' files: those given are fixed first
+  // (shallower paths first), and their fixed text is what the deeper ones inherit, written or not.
+  const fixedTexts = new Map<string, string>();
+  const parents = { readFile: (p: string) => fixedTexts.get(p) ?? PARENT_READER.readFile(p), listDir: PARENT_READER.listDir };
+  const depth = (f: { absolute: string }) => f.absolute.split(nodePath.sep).length;
+  const ordered = rootDoc ? files.map((f, i) => ({ f, i })).sort((a, b) => depth(a.f) - depth(b.f) || a.i - b.i).map((x) => x.f) : files;
+  for (const file of ordered) {
     const l = session.load(file);
     if (!l) continue;
     const { decoded } = l;
@@ -578,7 +591,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
     let inContext = 0;
     let service = l.service;
     if (rootDoc && l.context === 'htaccess') {
-      const r = migrateHtaccessInContext(rootDoc, nodePath.dirname(file.absolute), decoded.text, rootOrigins, PARENT_READER);
+      const r = migrateHtaccessInContext(rootDoc, nodePath.dirname(file.absolute), decoded.text, rootOrigins, parents);
       if (r.text !== null) {
         start = r.text;
         inContext = 1;
@@ -629,6 +642,8 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
         continue;
       }
     }
+    // What the deeper .htaccess files given inherit from this one (not reached when it was not written).
+    if (l.context === 'htaccess') fixedTexts.set(file.absolute, fixed.text);
     if (report.diagnostics.length) remaining.push(report);
   }
   const badProject = session.reportProjectProblems();

@@ -12,8 +12,8 @@
  * copies, and every copy comes out the same.
  */
 import { applyEdits, parse, positionAt, type ConfigDocument, type OffsetEdit, type SectionNode } from '../syntax';
-import { checkEditsAt, planMigration } from '../access';
-import { accessFileNames, checkHtaccess, mainServerListen, overridesFor, virtualHosts, type DiskReader, type Overrides } from './explain-disk';
+import { checkEditsAt, isAccessKey, planMigration } from '../access';
+import { accessFileNames, checkHtaccess, mainServerListen, overridesFor, virtualHosts, type Overrides } from './explain-disk';
 
 export interface HtaccessInContext {
   /** The rewritten .htaccess text, when it is exact in this configuration. */
@@ -32,6 +32,19 @@ interface Spliced extends HtaccessInContext {
 
 const COMPAT = /^\s*(order|allow|deny|satisfy)\b/im;
 
+/**
+ * How the `.htaccess` files around the one checked are read: its parents' and its subdirectories'
+ * (httpd reads them on the way down to a file). `listDir` gives a folder's entries, folders ending
+ * in '/'.
+ */
+export interface HtaccessReader {
+  readFile(path: string): string | undefined;
+  listDir?(path: string): string[] | undefined;
+}
+
+/** The most subdirectories looked through for .htaccess files below the one checked. */
+export const MAX_SUBDIRECTORIES = 5000;
+
 /** The reason given for a file without host rules (callers leave such files alone quietly). */
 export const NO_HOST_RULES = 'it has no host rules.';
 
@@ -47,12 +60,13 @@ export function migrateHtaccessInContext(
   origins: ReadonlyArray<{ path: string; line: number }> | undefined,
   /**
    * Reads the `.htaccess` files of the parent directories, which httpd reads on the way down and
-   * this one inherits from (a password in the parent's, say). Without one nothing is known of
-   * them, and no rewrite is offered.
+   * this one inherits from (a password in the parent's, say), and those of its subdirectories,
+   * which inherit from it. Without one nothing is known of them, and no rewrite is offered.
    */
-  parents: Pick<DiskReader, 'readFile'> | undefined,
+  parents: HtaccessReader | undefined,
 ): HtaccessInContext {
   if (!parents) return { text: null, why: 'the .htaccess files of its parent directories, which it inherits from, cannot be read.' };
+  if (!parents.listDir) return { text: null, why: 'its subdirectories cannot be listed, and a .htaccess file in one of them would inherit from it.' };
   if (!COMPAT.test(htaccess)) return { text: null, why: NO_HOST_RULES };
   const hdoc = parse(htaccess);
   if (hdoc.errors.length) return { text: null, why: `it does not parse (${hdoc.errors[0].message})` };
@@ -133,11 +147,11 @@ function rewriteIn(
   htaccess: string,
   hdoc: ConfigDocument,
   where: (line: number) => string,
-  parents: Pick<DiskReader, 'readFile'>,
+  parents: HtaccessReader,
 ): Spliced {
   // Where a copy goes (before the host's closing tag, or at the end), for the hosts that read the
   // file, and the parent directories' .htaccess files that go before it there.
-  const at: Array<{ pos: number; before: string }> = [];
+  const at: Array<{ pos: number; before: Copy[]; after: Copy[] }> = [];
   const overrides: Overrides[] = [];
   for (const vhost of hosts) {
     const ov = overridesFor(config, vhost, dir);
@@ -153,8 +167,10 @@ function rewriteIn(
     const close = vhost?.close;
     if (vhost && !close) return { text: null, why: 'a `<VirtualHost>` of the configuration is not closed.' };
     const before = parentCopies(config, vhost, dir, parents);
-    if (typeof before !== 'string') return { text: null, why: before.why };
-    at.push({ pos: close ? close.lineStart : config.text.length, before });
+    if (!Array.isArray(before)) return { text: null, why: before.why };
+    const after = childCopies(config, vhost, dir, parents);
+    if (!Array.isArray(after)) return { text: null, why: after.why };
+    at.push({ pos: close ? close.lineStart : config.text.length, before, after });
     overrides.push(ov);
   }
   if (!at.length) return { text: null, why: NOT_READ };
@@ -168,14 +184,26 @@ function rewriteIn(
   const bodies: Array<{ start: number; end: number }> = [];
   /** The end of each text spliced in, and how many lines it has. */
   const spliced: Array<{ end: number; lines: number }> = [];
-  for (const { pos, before: parentsText } of [...at].sort((a, b) => a.pos - b.pos)) {
+  /** Where the other .htaccess files' copies lie, which the rewrite must leave alone. */
+  const others: Array<{ start: number; end: number; file: string }> = [];
+  const putCopies = (copies: Copy[]): void => {
+    for (const c of copies) {
+      others.push({ start: text.length, end: text.length + c.text.length, file: c.file });
+      text += c.text;
+    }
+  };
+  for (const { pos, before: parentsCopies, after: childrenCopies } of [...at].sort((a, b) => a.pos - b.pos)) {
     let head = config.text.slice(last, pos);
     const before = head || text;
     if (before && !before.endsWith('\n')) head += '\n';
-    text += head + parentsText + open;
+    text += head;
+    const from = text.length;
+    putCopies(parentsCopies);
+    text += open;
     bodies.push({ start: text.length, end: text.length + body.length });
     text += body + closeTag;
-    spliced.push({ end: text.length, lines: lineCount(parentsText) + lineCount(body) + 2 });
+    putCopies(childrenCopies);
+    spliced.push({ end: text.length, lines: lineCount(text.slice(from)) });
     last = pos;
   }
   text += config.text.slice(last);
@@ -193,6 +221,10 @@ function rewriteIn(
       const key = `${e.start}:${e.end}:${e.newText}`;
       if (seen.has(key)) continue;
       seen.add(key);
+      // An edit that writes back what is there changes nothing (the plan may restate a line).
+      if (doc.text.slice(e.start, e.end) === e.newText) continue;
+      const other = others.find((o) => o.start <= e.start && e.start < o.end);
+      if (other) return { text: null, why: `the rewrite would also change ${other.file}, which is read together with it: rewriting the two together is not supported yet.` };
       if (!inside(e.start) || !inside(e.end)) {
         // The line in the configuration as given: the copies spliced before it pushed it down.
         let line = positionAt(doc, e.start).line;
@@ -231,10 +263,16 @@ function rewriteIn(
  * One with host rules of its own would be rewritten too, and one httpd cannot read makes every
  * answer below it 500: for both, the reason there is no rewrite.
  */
-function parentCopies(config: ConfigDocument, vhost: SectionNode | null, dir: string, reader: Pick<DiskReader, 'readFile'>): string | { why: string } {
+/** Another .htaccess file as a `<Directory>` section, and its path. */
+interface Copy {
+  file: string;
+  text: string;
+}
+
+function parentCopies(config: ConfigDocument, vhost: SectionNode | null, dir: string, reader: HtaccessReader): Copy[] | { why: string } {
   const parts = dir.split('/').filter(Boolean);
   const names = accessFileNames(config, vhost);
-  let out = '';
+  const out: Copy[] = [];
   for (let i = 0; i < parts.length; i++) {
     const parent = '/' + parts.slice(0, i).join('/');
     const ov = overridesFor(config, vhost, parent);
@@ -247,7 +285,45 @@ function parentCopies(config: ConfigDocument, vhost: SectionNode | null, dir: st
       const pdoc = parse(body);
       const { fatal, skip } = checkHtaccess(pdoc, ov);
       if (fatal || skip.length) return { why: `httpd cannot read the .htaccess of a parent directory (${file}) as it is${fatal ? ` (${fatal.effect})` : ''}.` };
-      out += `<Directory "${parent}">\n${body}${body.endsWith('\n') || !body ? '' : '\n'}</Directory>\n`;
+      out.push({ file, text: `<Directory "${parent}">\n${body}${body.endsWith('\n') || !body ? '' : '\n'}</Directory>\n` });
+    }
+  }
+  return out;
+}
+
+/**
+ * The `.htaccess` files below `dir` that httpd reads in `vhost` and that say something about
+ * access (host rules, Require, Auth*, SetEnvIf…), each as a `<Directory>` copy: they inherit what
+ * the file says, so its rewrite is checked in them too. One with host rules of its own refuses (in
+ * 2.2 terms its rules replace the parent's, in 2.4 terms the parent's Require still applies there:
+ * the two would have to be rewritten together), as does one httpd cannot read.
+ */
+function childCopies(config: ConfigDocument, vhost: SectionNode | null, dir: string, reader: HtaccessReader): Copy[] | { why: string } {
+  const names = accessFileNames(config, vhost);
+  const out: Copy[] = [];
+  let seen = 0;
+  const queue = [dir];
+  for (let q = 0; q < queue.length; q++) {
+    const entries = reader.listDir!(queue[q]);
+    if (!entries) continue;
+    for (const e of entries) {
+      if (!e.endsWith('/') || e === './' || e === '../') continue;
+      const sub = (queue[q] === '/' ? '' : queue[q]) + '/' + e.slice(0, -1);
+      if (++seen > MAX_SUBDIRECTORIES) return { why: `it has more than ${MAX_SUBDIRECTORIES} subdirectories to look through for .htaccess files that inherit from it.` };
+      queue.push(sub);
+      const ov = overridesFor(config, vhost, sub);
+      if (!ov) continue;
+      for (const name of names) {
+        const file = sub + '/' + name;
+        const body = reader.readFile(file);
+        if (body === undefined) continue;
+        const cdoc = parse(body);
+        if (!cdoc.errors.length && !cdoc.directives.some((d) => isAccessKey(d.key))) continue;
+        if (COMPAT.test(body)) return { why: `the .htaccess of a subdirectory (${file}) has host rules too, which in 2.4 terms would be read together with this file's rewrite: rewriting the two together is not supported yet.` };
+        const { fatal, skip } = checkHtaccess(cdoc, ov);
+        if (fatal || skip.length) return { why: `httpd cannot read the .htaccess of a subdirectory (${file}) as it is${fatal ? ` (${fatal.effect})` : ''}.` };
+        out.push({ file, text: `<Directory "${sub}">\n${body}${body.endsWith('\n') || !body ? '' : '\n'}</Directory>\n` });
+      }
     }
   }
   return out;

@@ -48,14 +48,28 @@ export function htaccessInContext(workspace: ConfigWorkspace, uri: string, text:
   // The engine reads the whole configuration: answers are kept per graph, directory and text.
   let memo = answers.get(conf.graph);
   if (!memo) answers.set(conf.graph, (memo = new Map()));
-  // What the parent directories' .htaccess files say counts too (they are not in the graph).
-  const parents = { readFile: (p: string) => workspace.readText(p) };
-  const dirs = nodePath.dirname(path).split('/').filter(Boolean);
-  const parentTexts = dirs.map((_, i) => parents.readFile('/' + dirs.slice(0, i).join('/') + (i ? '/' : '') + '.htaccess') ?? '');
-  const key = [path, text, ...parentTexts].join('\u0000');
-  let hit = memo.get(key);
+  // What the .htaccess files of the parent directories and of the subdirectories say counts too
+  // (they are not in the graph): an answer is reused only while every file and folder it read is
+  // as it was then.
+  const key = `${path}\u0000${text}`;
+  let hit: InContext | null | undefined;
+  const kept = memo.get(key);
+  if (kept && kept.reads.every(([p, v]) => (p.endsWith('/') ? (workspace.listDir(p)?.join('\u0000') ?? null) : (workspace.readText(p) ?? null)) === v)) hit = kept.answer;
   if (hit === undefined) {
-    const r = migrateHtaccessInContext(doc, nodePath.dirname(path), text, undefined, parents);
+    const reads: Array<[string, string | null]> = [];
+    const reader = {
+      readFile: (p: string) => {
+        const v = workspace.readText(p);
+        reads.push([p, v ?? null]);
+        return v;
+      },
+      listDir: (p: string) => {
+        const v = workspace.listDir(p);
+        reads.push([p.endsWith('/') ? p : p + '/', v?.join('\u0000') ?? null]);
+        return v;
+      },
+    };
+    const r = migrateHtaccessInContext(doc, nodePath.dirname(path), text, undefined, reader);
     const root = nodePath.basename(conf.root);
     hit =
       r.text !== null && r.edits
@@ -64,12 +78,12 @@ export function htaccessInContext(workspace: ConfigWorkspace, uri: string, text:
           ? { text: null, edits: [], why: r.why, root }
           : null;
     if (memo.size >= 64) memo.clear();
-    memo.set(key, hit);
+    memo.set(key, { answer: hit, reads });
   }
   return hit;
 }
 
-const answers = new WeakMap<ConfigGraph, Map<string, InContext | null>>();
+const answers = new WeakMap<ConfigGraph, Map<string, { answer: InContext | null; reads: Array<[string, string | null]> }>>();
 
 /** A full analysis of a .htaccess file with its in-context rewrite as the preferred fix (see the service). */
 export function withInContextFix(a: Analysis, workspace: ConfigWorkspace, service: ApacheConfService): Analysis {

@@ -143,6 +143,11 @@ export class ConfigWorkspace {
     return this.host.readFile(path);
   }
 
+  /** A folder's entries (folders end in '/'), or undefined. */
+  listDir(path: string): string[] | undefined {
+    return this.host.listDir(path);
+  }
+
   configurationFor(path: string | undefined): FolderConfiguration | undefined {
     if (path) {
       const hit = this.fileOf(path);
