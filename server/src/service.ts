@@ -16,7 +16,7 @@ import {
 } from 'vscode-languageserver-types';
 import { applyEdits, OffsetEdit, parse, rangeOf, offsetAt, type ConfigDocument } from './syntax';
 import { defaultContextFor, type FileContext } from './model/context';
-import { RULES, getRule, collectSuppressions, ruleDocsUrl, type Finding, type Severity, type SeveritySetting, type Fix } from './rules';
+import { RULES, getRule, collectSuppressions, ruleDocsUrl, type Finding, type HtaccessUnder, type Severity, type SeveritySetting, type Fix } from './rules';
 import { hoverAt } from './features/hover';
 import type { DocumentSymbol, FoldingRange, FormattingOptions, SelectionRange } from 'vscode-languageserver-types';
 import { documentSymbols } from './features/symbols';
@@ -48,6 +48,12 @@ export interface ServiceSettings {
    * `AllowOverride` allows `AuthConfig`. The rewrites exact on those terms become preferred.
    */
   inherited?: InheritedDeclaration;
+  /**
+   * Reads the `.htaccess` files under a directory of the configuration (the CLI and the editor do,
+   * with the root file known). An access rewrite that such files could make otherwise (AllowOverride
+   * lets them set access for its requests) is preferred only when none there sets access.
+   */
+  htaccessUnder?: (dir: string) => HtaccessUnder;
 }
 
 export type InheritedDeclaration = 'require' | 'none';
@@ -139,7 +145,7 @@ export class ApacheConfService {
       if (setting === 'ignore') continue;
       let raw: Finding[];
       try {
-        raw = rule.check({ doc: tree, fileContext: context, uri, mode: this.settings.mode, inherited: this.settings.inherited, depth: input.depth ?? 'full' });
+        raw = rule.check({ doc: tree, fileContext: context, uri, mode: this.settings.mode, inherited: this.settings.inherited, htaccessUnder: this.settings.htaccessUnder, depth: input.depth ?? 'full' });
       } catch (e) {
         // A rule must never take the whole analysis down; report the failure instead of a clean file.
         if (process.env.APACHECONF_DEBUG) console.error(e);

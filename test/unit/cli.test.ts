@@ -591,6 +591,27 @@ describe('cli: fix', () => {
     assert.doesNotMatch(parent.out, /Order|Deny/, parent.err);
   });
 
+  it('a server rewrite under AllowOverride: exact only when no .htaccess file below sets access, which --root looks at', async () => {
+    const site = path.join(tmp, 'aosite');
+    const conf = ['Listen 80', `<Directory "${site}">`, '    AllowOverride All', '    Order allow,deny', '    Allow from all', '    Deny from 10.2', '</Directory>', ''].join('\n');
+    tree({ 'ao.conf': conf, 'aosite/sub/index.html': 'x\n', 'aosite/plain/.htaccess': 'RewriteEngine On\n' });
+    // Without the disk: offered, not applied, and the finding says what to check.
+    const blind = await run(['fix', 'ao.conf'], tmp);
+    assert.match(blind.err, /would apply 0 fixes/);
+    assert.match(blind.err, /`AllowOverride` lets \.htaccess files under `.*aosite` set access for some of these requests.*check them \(`apacheconf fix --root`/);
+    // With --root and no .htaccess file that sets access: applied.
+    const seen = await run(['fix', '--root', 'ao.conf', 'ao.conf'], tmp);
+    assert.match(seen.err, /would apply 1 fix in 1 of 1 file/, seen.err);
+    assert.match(seen.out, /\+    <RequireAll>\n\+        Require all granted\n\+        Require not ip 10\.2\n\+    <\/RequireAll>/);
+    // A .htaccess below that grants everyone: in 2.4 it would replace the rewrite's Require there.
+    fs.writeFileSync(path.join(site, 'sub', '.htaccess'), 'Require all granted\n');
+    const found = await run(['fix', '--root', 'ao.conf', 'ao.conf'], tmp);
+    assert.match(found.err, /would apply 0 fixes/);
+    assert.match(found.err, /and .*aosite\/sub\/\.htaccess does: it is not offered as exact/);
+    const checked = await run(['check', '--root', 'ao.conf', 'ao.conf'], tmp);
+    assert.match(checked.out, /aosite\/sub\/\.htaccess does/);
+  });
+
   it('--stdout prints one file byte for byte when nothing changes (latin1, BOM, CRLF)', async () => {
     const latin1 = Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from('\r\nServerName x\r\n')]);
     const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('ServerName y\n')]);

@@ -66,6 +66,14 @@ export interface SectionPlan {
   reason?: string;
   /** A file read inside a directory: what its offered rewrite needs from the rules it inherits. */
   dirLevel?: DirLevelNeeds;
+  /**
+   * With `exact`: the directories whose `AllowOverride` lets `.htaccess` files set access (Require
+   * and its kin, or host rules) for some of the requests the rewrite decides. The rewrite is exact
+   * as far as the configuration shows; a `.htaccess` file below one of them that sets access could
+   * make it otherwise (in 2.2 terms its lines are read apart from the host rules, in 2.4 terms its
+   * `Require` and the rewrite's replace each other), so it holds when none does.
+   */
+  htaccessBelow?: string[];
 }
 
 export interface MigrationPlan {
@@ -1100,6 +1108,27 @@ function scopesReadDifferently(doc: ConfigDocument, model: AccessModel): Scope[]
 }
 const COMPAT_OR_REQUIRE = /^(order|allow|deny|satisfy|require|authmerging)$/;
 
+/** Names in AllowOverrideList that set access (Require and its containers, Auth*, host rules). */
+const ACCESS_IN_LIST = /^<?(require|order|allow|deny|satisfy|auth)/i;
+
+/**
+ * The `<Directory>` sections whose `AllowOverride` (its last one) lets `.htaccess` files set access:
+ * `All`, `AuthConfig` (Require, AuthType…) or `Limit` (host rules), or an `AllowOverrideList`
+ * naming such a directive. With none set anywhere httpd still reads the files but refuses every
+ * such line (500 before and after a rewrite alike), so those do not count.
+ */
+function overrideDirs(model: AccessModel): Scope[] {
+  return model.scopes.filter((s) => {
+    if (s.kind !== 'directory' || s.regex) return false;
+    let open = false;
+    for (const d of s.directives) {
+      if (d.key === 'allowoverride') open = d.args.some((a) => /^(all|authconfig|limit)$/i.test(a.value));
+      else if (d.key === 'allowoverridelist') open = open || d.args.some((a) => ACCESS_IN_LIST.test(a.value));
+    }
+    return open;
+  });
+}
+
 function groupsOf(model: AccessModel): Scope[][] {
   const act = model.scopes.filter(decidesAccess);
   // Union-find over indices (typed array, path halving): the pair loop below is quadratic in the
@@ -1186,6 +1215,7 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
   }
   let reread = 0;
   const splitScopes = scopesReadDifferently(doc, model);
+  const openDirs = ctx === 'server' || ctx === 'vhost' ? overrideDirs(model) : [];
   let envTested: Set<string> | null | undefined;
   for (const group of groupsOf(model)) {
     const compat = group.filter((s) => s.compat);
@@ -1286,6 +1316,12 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
     const edits: OffsetEdit[] = [];
     for (const e of chosen.edits.values()) edits.push(...scopeEdits(doc, e, unit));
     for (const x of compat) byScope.get(x)!.exact = { title: titleFor(chosen.edits, x), edits };
+    // The requests whose answers the rewrite may change pass through a section it edits.
+    const below = openDirs.filter((d) => [...chosen!.edits.keys()].some((x) => scopesOverlap(x, d)));
+    if (below.length) {
+      const dirs = [...new Set(below.map((d) => d.pattern))];
+      for (const x of compat) byScope.get(x)!.htaccessBelow = dirs;
+    }
   }
   if (options.exactOnly) return plan;
   plan.notes = accessNotes(doc, ctx, model);

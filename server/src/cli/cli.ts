@@ -12,7 +12,9 @@ import { version as packageVersion } from '../../../package.json';
 import { createService, RULES, getRule, severityAtLeast, type ApacheConfService, type Analysis, type ReportedFinding, type ServiceSettings, INHERITED_DECLARATIONS, type InheritedDeclaration } from '../service';
 import { decode, encode, type ConfigDocument, type DecodedFile } from '../syntax';
 import { flattenGraph } from '../features/explain';
-import { migrateHtaccessInContext, NO_HOST_RULES } from '../features/htaccess-context';
+import { htaccessUnder, migrateHtaccessInContext, NO_HOST_RULES } from '../features/htaccess-context';
+import { accessFileNames } from '../features/explain-disk';
+import type { HtaccessUnder } from '../rules';
 import { FILE_CONTEXTS, defaultContextFor, type FileContext } from '../model/context';
 import { SEVERITY_SETTINGS, type SeveritySetting } from '../rules/types';
 import { collectFiles, describeError, type FoundFile } from './files';
@@ -319,9 +321,15 @@ class Session {
     private readonly opts: CommonOptions,
     private readonly io: CliIO,
     cwd: string,
-    private readonly extra: Partial<CliServiceSettings> = {},
+    private extra: Partial<CliServiceSettings> = {},
   ) {
     this.projects = new ProjectFiles(cwd);
+  }
+
+  /** More settings for the services made from now on (before any file is loaded). */
+  addSettings(more: Partial<CliServiceSettings>): void {
+    this.extra = { ...this.extra, ...more };
+    this.services.clear();
   }
 
   reportIoError(path: string, message: string): void {
@@ -430,6 +438,20 @@ const PARENT_READER = {
   },
 };
 
+/**
+ * What the .htaccess files under a directory say about access, read from the disk (AccessFileName
+ * of the root configuration), once per directory in a run.
+ */
+function diskHtaccessUnder(config: ConfigDocument, reader: typeof PARENT_READER): (dir: string) => HtaccessUnder {
+  const names = accessFileNames(config, null);
+  const seen = new Map<string, HtaccessUnder>();
+  return (dir) => {
+    let r = seen.get(dir);
+    if (!r) seen.set(dir, (r = htaccessUnder(dir, reader, names)));
+    return r;
+  };
+}
+
 function configurationDoc(graph: ConfigGraph, cwd: string): { doc: ConfigDocument; origins: Array<{ path: string; line: number }> } | null {
   const flat = flattenGraph(graph);
   if (flat.truncated || graph.truncated) return null;
@@ -503,6 +525,7 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
   const graphContext = new Map(graph?.files.map((f) => [f.path, f.context]) ?? []);
   const wide = graph ? checkConfiguration(graph) : [];
   const root = graph?.files.length ? configurationDoc(graph, cwd) : null;
+  if (root) session.addSettings({ htaccessUnder: diskHtaccessUnder(root.doc, PARENT_READER) });
   const reports: FileReport[] = [];
   for (const file of files) {
     const l = session.load(file);
@@ -580,6 +603,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
   // (shallower paths first), and their fixed text is what the deeper ones inherit, written or not.
   const fixedTexts = new Map<string, string>();
   const parents = { readFile: (p: string) => fixedTexts.get(p) ?? PARENT_READER.readFile(p), listDir: PARENT_READER.listDir };
+  if (rootDoc) session.addSettings({ htaccessUnder: diskHtaccessUnder(rootDoc, parents) });
   const depth = (f: { absolute: string }) => f.absolute.split(nodePath.sep).length;
   const ordered = rootDoc ? files.map((f, i) => ({ f, i })).sort((a, b) => depth(a.f) - depth(b.f) || a.i - b.i).map((x) => x.f) : files;
   for (const file of ordered) {

@@ -13,6 +13,7 @@
  */
 import { applyEdits, parse, positionAt, type ConfigDocument, type OffsetEdit, type SectionNode } from '../syntax';
 import { checkEditsAt, isAccessKey, planMigration } from '../access';
+import type { HtaccessUnder } from '../rules';
 import { accessFileNames, checkHtaccess, mainServerListen, overridesFor, virtualHosts, type Overrides } from './explain-disk';
 
 export interface HtaccessInContext {
@@ -44,6 +45,36 @@ export interface HtaccessReader {
 
 /** The most subdirectories looked through for .htaccess files below the one checked. */
 export const MAX_SUBDIRECTORIES = 5000;
+
+/**
+ * What the `.htaccess` files under `dir` (and `dir` itself) say about access, looking through at
+ * most MAX_SUBDIRECTORIES folders: `none` when no file there has an access line (Require, Auth*,
+ * host rules, SetEnvIf…), else the first that does, or why it cannot be told (a pattern, a folder
+ * that is not there or cannot be listed, too many folders).
+ */
+export function htaccessUnder(dir: string, reader: HtaccessReader, names: readonly string[] = ['.htaccess']): HtaccessUnder {
+  if (/[*?[]/.test(dir)) return { kind: 'unknown', why: `${dir} is a pattern` };
+  if (!reader.listDir) return { kind: 'unknown', why: 'folders cannot be listed' };
+  const root = dir.length > 1 ? dir.replace(/\/+$/, '') : dir;
+  if (!reader.listDir(root)) return { kind: 'unknown', why: `${root} is not a folder this machine can list` };
+  const queue = [root];
+  for (let q = 0; q < queue.length; q++) {
+    const d = queue[q];
+    for (const name of names) {
+      const file = (d === '/' ? '' : d) + '/' + name;
+      const body = reader.readFile(file);
+      if (body === undefined) continue;
+      const hdoc = parse(body);
+      if (hdoc.errors.length || hdoc.directives.some((x) => isAccessKey(x.key))) return { kind: 'sets-access', file };
+    }
+    for (const e of reader.listDir(d) ?? []) {
+      if (!e.endsWith('/') || e === './' || e === '../') continue;
+      if (queue.length >= MAX_SUBDIRECTORIES) return { kind: 'unknown', why: `more than ${MAX_SUBDIRECTORIES} folders under ${root}` };
+      queue.push((d === '/' ? '' : d) + '/' + e.slice(0, -1));
+    }
+  }
+  return { kind: 'none' };
+}
 
 /** The reason given for a file without host rules (callers leave such files alone quietly). */
 export const NO_HOST_RULES = 'it has no host rules.';

@@ -9,7 +9,7 @@
  * section: the exact rewrite (preferred) when the engine proved one, and the
  * naive mapping most guides give, titled with what it changes.
  */
-import type { DirectiveNode, Finding, Fix, Rule } from './types';
+import type { DirectiveNode, Finding, Fix, HtaccessUnder, Rule } from './types';
 import { codeLine, COMPAT_DIRECTIVES, in22Branch } from './scope';
 import { detached, directivesNamed } from '../syntax';
 import { planMigration, type DirLevelNeeds, type SectionPlan } from '../access';
@@ -82,11 +82,32 @@ function declaredNote(inherited: 'require' | 'none', htaccess: boolean): string 
   );
 }
 
+/** A list of directories in a sentence. */
+function dirList(dirs: readonly string[]): string {
+  const q = dirs.slice(0, 3).map((d) => `\`${d}\``);
+  return q.join(', ') + (dirs.length > 3 ? ` and ${dirs.length - 3} more` : '');
+}
+
+/**
+ * The note on a rewrite that `.htaccess` files under `dirs` could make otherwise, and what looking
+ * at them found (null: nobody looked).
+ */
+function htaccessNote(dirs: readonly string[], scans: readonly HtaccessUnder[] | null): string {
+  const found = scans?.find((s): s is Extract<HtaccessUnder, { kind: 'sets-access' }> => s.kind === 'sets-access');
+  const unknown = scans?.find((s): s is Extract<HtaccessUnder, { kind: 'unknown' }> => s.kind === 'unknown');
+  const head =
+    `The rewrite is exact as far as the configuration shows, but \`AllowOverride\` lets .htaccess files under ${dirList(dirs)} set access for some of these requests: ` +
+    'in 2.2 terms their lines are read apart from these host rules, in 2.4 terms their `Require` and the rewrite\'s replace each other. It holds where none of them sets access';
+  if (found) return `${head}, and ${found.file} does: it is not offered as exact.`;
+  if (unknown) return `${head}; whether any does is not known (${unknown.why}).`;
+  return `${head}: check them (\`apacheconf fix --root\` with the server's root file looks on the disk).`;
+}
+
 export const legacyAccessRule: Rule = {
   id: 'legacy-access',
   defaultSeverity: 'warning',
   summary: '`Order`, `Allow`, `Deny`, `Satisfy`: 2.2 access control that 2.4 keeps only in mod_access_compat. Exact quick fix to `Require` where one exists.',
-  check({ doc, fileContext, mode, depth, inherited }) {
+  check({ doc, fileContext, mode, depth, inherited, htaccessUnder }) {
     const compat = directivesNamed(doc, ...COMPAT_DIRECTIVES);
     if (!compat.length) return [];
     let plans = new Map<DirectiveNode, SectionPlan>();
@@ -114,7 +135,18 @@ export const legacyAccessRule: Rule = {
         // In intent mode the naive mapping (what the author most likely meant) wins where it differs.
         const intent = mode === 'intent' && !!sp.naive;
         fixes = [];
-        if (sp.exact) fixes.push({ title: sp.exact.title, edits: sp.exact.edits, preferred: !intent });
+        const below = sp.exact ? sp.htaccessBelow : undefined;
+        if (sp.exact && below?.length) {
+          // Exact where no .htaccess file below sets access: preferred only when a look at them says so.
+          const scans = htaccessUnder ? below.map((dir) => htaccessUnder(dir)) : null;
+          if (scans?.every((s) => s.kind === 'none')) {
+            fixes.push({ title: `${sp.exact.title} (no .htaccess file below sets access)`, edits: sp.exact.edits, preferred: !intent });
+            message += ` The .htaccess files under ${dirList(below)}, which \`AllowOverride\` lets set access for these requests, were looked at: none does, so the rewrite is exact.`;
+          } else {
+            fixes.push({ title: `${sp.exact.title} (exact unless a .htaccess file under ${below.length === 1 ? below[0] : 'its directories'} sets access)`, edits: sp.exact.edits, preferred: false });
+            message += ` ${htaccessNote(below, scans)}`;
+          }
+        } else if (sp.exact) fixes.push({ title: sp.exact.title, edits: sp.exact.edits, preferred: !intent });
         else if (declared) message += ` ${declaredNote(inherited!, fileContext === 'htaccess')}`;
         else if (sp.reason) message += ` No exact rewrite is offered: ${sp.reason}`;
         if (declared) fixes.push({ title: sp.naive!.title.replace(/ \(check the server config first\)$/, ` (exact for ${DECLARED_TITLE[inherited!]})`), edits: sp.naive!.edits, preferred: true });

@@ -41,6 +41,9 @@ export interface Finding {
   fixes?: Fix[];
 }
 
+/** What the `.htaccess` files under a directory say about access, as read from the disk. */
+export type HtaccessUnder = { kind: 'none' } | { kind: 'sets-access'; file: string } | { kind: 'unknown'; why: string };
+
 export interface RuleContext {
   readonly doc: ConfigDocument;
   readonly fileContext: FileContext;
@@ -54,6 +57,11 @@ export interface RuleContext {
   readonly mode?: 'preserve' | 'intent';
   /** What the user declares the directories of `.htaccess` files inherit (ServiceSettings.inherited). */
   readonly inherited?: 'require' | 'none';
+  /**
+   * Looks at the `.htaccess` files under a directory (the CLI and the editor, with the server's
+   * root file known); without it nothing is known of them (ServiceSettings.htaccessUnder).
+   */
+  readonly htaccessUnder?: (dir: string) => HtaccessUnder;
   /**
    * `full` (default) runs everything, including the access engine's checks over request points
    * and its exact rewrites. `quick` leaves those out (no access fixes, no findings that need
