@@ -237,15 +237,18 @@ describe('.htaccess rewrites on the real httpd: each form is exact under the inh
 // for is served under every parent its need allows, with and without X-Flag (FLAG): 0 differences.
 // APACHECONF_SEED=<n> replays a run; APACHECONF_HTACCESS_RUNS=<n> changes the count (default 150).
 
-/** Every request of a case: each client, credentials, method and file, without and with X-Flag (FLAG). */
-function flagRequests(caseId: string): OracleRequestFor[] {
+/**
+ * Every request of a case: each client, credentials, method and file (`paths`), without and with
+ * X-Flag (FLAG); `main` sends them to the main server's port (htaccess-main-server.test.ts).
+ */
+export function flagRequests(caseId: string, paths: readonly string[] = PATHS, main = false): OracleRequestFor[] {
   const out: OracleRequestFor[] = [];
   for (const from of FROMS) {
     for (const auth of AUTHS) {
       for (const method of METHODS) {
-        for (const path of PATHS) {
+        for (const path of paths) {
           for (const headers of [{}, { 'X-Flag': 'yes' }] as Array<Record<string, string>>) {
-            out.push({ caseId, path, from, method, ...(auth ? { auth } : {}), ...(Object.keys(headers).length ? { headers } : {}) });
+            out.push({ caseId, path, from, method, ...(main ? { main } : {}), ...(auth ? { auth } : {}), ...(Object.keys(headers).length ? { headers } : {}) });
           }
         }
       }

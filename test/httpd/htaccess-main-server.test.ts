@@ -21,9 +21,9 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { authzBlock } from './blocks';
-import { htaccessArb } from './htaccess-forms.test';
+import { flagRequests, htaccessArb } from './htaccess-forms.test';
 import { mismatches, startOracle, type OracleCase, type OracleRequestFor } from './harness';
-import { AUTHS, BASIC, FROMS, GROUPS, METHODS, USERS, httpdOrSkip, FAKE_ROOT, forEngine } from './migration-cases.test';
+import { BASIC, GROUPS, USERS, httpdOrSkip, FAKE_ROOT, forEngine } from './migration-cases.test';
 import { parse } from '../../server/src/syntax';
 import { migrateHtaccessInContext } from '../../server/src/features/htaccess-context';
 
@@ -103,19 +103,7 @@ function oracleCase(row: Row, htaccess: string): OracleCase {
 }
 
 function requests(row: Row, main: boolean): OracleRequestFor[] {
-  const out: OracleRequestFor[] = [];
-  for (const from of FROMS) {
-    for (const auth of AUTHS) {
-      for (const method of METHODS) {
-        for (const path of PATHS) {
-          for (const headers of [{}, { 'X-Flag': 'yes' }] as Array<Record<string, string>>) {
-            out.push({ caseId: row.id, path, from, method, main, ...(auth ? { auth } : {}), ...(Object.keys(headers).length ? { headers } : {}) });
-          }
-        }
-      }
-    }
-  }
-  return out;
+  return flagRequests(row.id, PATHS, main);
 }
 
 /** Statuses of the original (with mod_access_compat) and of `rewrite` (without), on the vhost and the main server. */

@@ -20,8 +20,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { authzBlock } from './blocks';
 import { mismatches, startOracle, type OracleCase, type OracleRequestFor } from './harness';
-import { AUTHS, BASIC, FROMS, GROUPS, METHODS, USERS, httpdOrSkip, FAKE_ROOT, forEngine } from './migration-cases.test';
-import { htaccessArb } from './htaccess-forms.test';
+import { BASIC, GROUPS, USERS, httpdOrSkip, FAKE_ROOT, forEngine } from './migration-cases.test';
+import { flagRequests, htaccessArb } from './htaccess-forms.test';
 import { parse } from '../../server/src/syntax';
 import { migrateHtaccessInContext } from '../../server/src/features/htaccess-context';
 
@@ -88,19 +88,7 @@ function oracleCase(row: Row, htaccess: string): OracleCase {
 }
 
 function requests(id: string): OracleRequestFor[] {
-  const out: OracleRequestFor[] = [];
-  for (const from of FROMS) {
-    for (const auth of AUTHS) {
-      for (const method of METHODS) {
-        for (const path of PATHS) {
-          for (const headers of [{}, { 'X-Flag': 'yes' }] as Array<Record<string, string>>) {
-            out.push({ caseId: id, path, from, method, ...(auth ? { auth } : {}), ...(Object.keys(headers).length ? { headers } : {}) });
-          }
-        }
-      }
-    }
-  }
-  return out;
+  return flagRequests(id, PATHS);
 }
 
 /** Per case, how many requests answer otherwise: originals with mod_access_compat, rewrites without. */
