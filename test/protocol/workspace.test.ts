@@ -382,6 +382,32 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       assert.deepEqual((await actionsOf(u)).filter((a) => a.isPreferred), []);
     });
 
+    it('a server rewrite under AllowOverride is preferred only when no .htaccess file below sets access', async () => {
+      const dir = workspace({ 'www/sub/index.html': 'x\n' });
+      const conf = lines(`<Directory "${dir}/www">`, '    AllowOverride All', '    Order allow,deny', '    Allow from all', '    Deny from 10.2', '</Directory>');
+      fs.writeFileSync(path.join(dir, 'httpd.conf'), conf);
+      const uri = fileUri(path.join(dir, 'httpd.conf'));
+      const preferredOf = async (c: TestClient) => {
+        await c.open(uri, conf);
+        const diags = (await c.diagnosticsFor(uri, 1)).filter((d) => d.code === 'legacy-access');
+        assert.ok(diags.length, 'legacy-access findings');
+        const actions = await c.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: diags[0].range, context: { diagnostics: [diags[0]], only: ['quickfix'] } });
+        return { actions, preferred: actions.filter((a) => a.isPreferred) };
+      };
+      const clean = await preferredOf(await client(dir));
+      assert.equal(clean.preferred.length, 1, clean.actions.map((a) => a.title).join(' | '));
+      assert.match(clean.preferred[0].title, /\(no \.htaccess file below sets access\)$/);
+      // A .htaccess below that grants everyone: offered, not preferred.
+      fs.writeFileSync(path.join(dir, 'www', 'sub', '.htaccess'), 'Require all granted\n');
+      const found = await preferredOf(await client(dir));
+      assert.deepEqual(found.preferred, []);
+      assert.ok(found.actions.some((a) => /exact unless a \.htaccess file under .* sets access/.test(a.title)), found.actions.map((a) => a.title).join(' | '));
+      // Untrusted: nothing is read, so it is not preferred either.
+      fs.rmSync(path.join(dir, 'www', 'sub', '.htaccess'));
+      const untrusted = await preferredOf(await client(dir, { initializationOptions: { trusted: false } }));
+      assert.deepEqual(untrusted.preferred, []);
+    });
+
     it("a .htaccess under a parent directory's .htaccess: the parent, open in the editor, is read too", async () => {
       const ht = lines('Order allow,deny', 'Allow from all');
       const password = lines('AuthType Basic', 'AuthName x', 'AuthUserFile /etc/pw', 'Require valid-user');

@@ -13,6 +13,8 @@
 import * as os from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createService, type ReportedFinding, type ServiceSettings } from '../service';
+import { htaccessUnder } from '../features/htaccess-context';
+import { diskHost } from '../model/disk';
 import type { FileContext } from '../model/context';
 
 export const FULL_PASS_ROLE = 'apacheconf-full-pass';
@@ -24,6 +26,12 @@ export interface FullPassJob {
   uri: string;
   context: FileContext;
   settings: ServiceSettings;
+  /**
+   * The AccessFileName names when the workspace is trusted and its server configuration is known:
+   * the pass then reads the .htaccess files under the directories a rewrite depends on
+   * (ServiceSettings.htaccessUnder, which cannot cross to the worker itself).
+   */
+  htaccessNames?: string[];
 }
 
 interface JobMessage {
@@ -43,7 +51,9 @@ export function isFullPassWorker(): boolean {
 }
 
 function analyzeJob(job: FullPassJob): ReportedFinding[] {
-  return createService(job.settings).analyze({ text: job.text, uri: job.uri, context: job.context, depth: 'full' }).findings;
+  const names = job.htaccessNames;
+  const settings: ServiceSettings = names ? { ...job.settings, htaccessUnder: (dir) => htaccessUnder(dir, diskHost, names) } : job.settings;
+  return createService(settings).analyze({ text: job.text, uri: job.uri, context: job.context, depth: 'full' }).findings;
 }
 
 /** The worker's loop: one job per message, findings (plain data) back. */
@@ -133,9 +143,9 @@ export class FullPassRunner {
    * pass instead of the second stopping the first.
    */
   share(key: string, job: FullPassJob, wanted: () => boolean = () => true): Promise<ReportedFinding[] | null> {
-    const settings = JSON.stringify(job.settings);
+    const settings = JSON.stringify([job.settings, job.htaccessNames]);
     const same = (p: Pending | null | undefined): p is Pending =>
-      !!p && p.key === key && p.job.text === job.text && p.job.context === job.context && JSON.stringify(p.job.settings) === settings;
+      !!p && p.key === key && p.job.text === job.text && p.job.context === job.context && JSON.stringify([p.job.settings, p.job.htaccessNames]) === settings;
     const p = same(this.running) ? this.running : this.queue.find(same);
     if (!p) return this.run(key, job, wanted);
     return new Promise((resolve) => {

@@ -11,6 +11,7 @@ import type { FileContext } from '../model/context';
 import type { ConfigGraph } from '../model/workspace';
 import { flattenGraph } from '../features/explain';
 import { migrateHtaccessInContext, NO_HOST_RULES } from '../features/htaccess-context';
+import { accessFileNames } from '../features/explain-disk';
 import { fileUriToPath } from '../features/paths';
 import type { ConfigWorkspace } from './workspace';
 
@@ -25,6 +26,19 @@ function flatOf(graph: ConfigGraph): ConfigDocument | null {
     flats.set(graph, d);
   }
   return d;
+}
+
+/**
+ * The AccessFileName names of the server configuration a file belongs to, when the workspace is
+ * trusted and knows it (the full pass then reads the .htaccess files a rewrite depends on).
+ */
+export function htaccessNamesFor(workspace: ConfigWorkspace, uri: string): string[] | undefined {
+  const path = fileUriToPath(uri);
+  if (!path) return undefined;
+  const conf = workspace.configurationFor(path);
+  if (!conf?.graph || !conf.root) return undefined;
+  const doc = flatOf(conf.graph);
+  return doc ? accessFileNames(doc, null) : undefined;
 }
 
 export interface InContext {
