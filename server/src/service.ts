@@ -54,6 +54,12 @@ export interface ServiceSettings {
    * lets them set access for its requests) is preferred only when none there sets access.
    */
   htaccessUnder?: (dir: string) => HtaccessUnder;
+  /**
+   * The directories of the whole server configuration whose AllowOverride lets .htaccess files set
+   * access (the CLI with --root, the editor with the workspace's root file): a rewrite in one file
+   * that those files could make otherwise is then marked as such, as with the file's own.
+   */
+  openDirs?: readonly string[];
 }
 
 export type InheritedDeclaration = 'require' | 'none';
@@ -145,7 +151,7 @@ export class ApacheConfService {
       if (setting === 'ignore') continue;
       let raw: Finding[];
       try {
-        raw = rule.check({ doc: tree, fileContext: context, uri, mode: this.settings.mode, inherited: this.settings.inherited, htaccessUnder: this.settings.htaccessUnder, depth: input.depth ?? 'full' });
+        raw = rule.check({ doc: tree, fileContext: context, uri, mode: this.settings.mode, inherited: this.settings.inherited, htaccessUnder: this.settings.htaccessUnder, openDirs: this.settings.openDirs, depth: input.depth ?? 'full' });
       } catch (e) {
         // A rule must never take the whole analysis down; report the failure instead of a clean file.
         if (process.env.APACHECONF_DEBUG) console.error(e);

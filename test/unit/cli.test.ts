@@ -612,6 +612,21 @@ describe('cli: fix', () => {
     assert.match(checked.out, /aosite\/sub\/\.htaccess does/);
   });
 
+  it('with --root, the AllowOverride of the rest of the configuration counts for a file that does not show it', async () => {
+    const site = path.join(tmp, 'rsite');
+    const root = ['Listen 80', `<Directory "${site}">`, '    AllowOverride AuthConfig', '</Directory>', 'Include rvhost.conf', ''].join('\n');
+    const vhost = ['<VirtualHost *:80>', `    <Directory "${site}/x">`, '        Order deny,allow', '        Deny from 10.2', '    </Directory>', '</VirtualHost>', ''].join('\n');
+    tree({ 'r.conf': root, 'rvhost.conf': vhost, 'rsite/x/y/.htaccess': 'Require all granted\n' });
+    // The file alone shows no AllowOverride: its rewrite is exact as far as it shows.
+    assert.match((await run(['fix', 'rvhost.conf'], tmp)).err, /would apply 1 fix/);
+    // The whole configuration lets .htaccess files under rsite set Require, and one does.
+    const r = await run(['fix', '--root', 'r.conf', 'rvhost.conf'], tmp);
+    assert.match(r.err, /would apply 0 fixes/);
+    assert.match(r.err, /`AllowOverride` lets \.htaccess files under `.*rsite` set access .* and .*rsite\/x\/y\/\.htaccess does/);
+    fs.rmSync(path.join(site, 'x', 'y', '.htaccess'));
+    assert.match((await run(['fix', '--root', 'r.conf', 'rvhost.conf'], tmp)).err, /would apply 1 fix/);
+  });
+
   it('--stdout prints one file byte for byte when nothing changes (latin1, BOM, CRLF)', async () => {
     const latin1 = Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from('\r\nServerName x\r\n')]);
     const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('ServerName y\n')]);

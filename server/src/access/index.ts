@@ -6,5 +6,5 @@ export * from './region';
 export * from './evaluate';
 export { pointsFor, clientsFor, describeClient, type Point } from './points';
 export { quickAccessNotes } from './analysis';
-export { planMigration, migrateText, checkEditsAt, indentUnit, type MigrationPlan, type SectionPlan, type PlanNote, type PlanOptions, type PlanRule, type NoteFix, type DirLevelNeeds } from './plan';
+export { planMigration, migrateText, checkEditsAt, openDirectories, openDirsTouching, indentUnit, type MigrationPlan, type SectionPlan, type PlanNote, type PlanOptions, type PlanRule, type NoteFix, type DirLevelNeeds } from './plan';
 export { accessNotes } from './analysis';

@@ -60,7 +60,8 @@ export interface SectionPlan {
   /** null = the file's top level. */
   section: SectionNode | null;
   compatDirectives: DirectiveNode[];
-  exact?: { title: string; edits: OffsetEdit[] };
+  /** `touches`: the sections the rewrite edits (the requests it may change pass through one of them). */
+  exact?: { title: string; edits: OffsetEdit[]; touches?: Scope[] };
   naive?: { title: string; edits: OffsetEdit[]; changes: string };
   /** Why there is no exact rewrite, when `exact` is absent. */
   reason?: string;
@@ -1117,6 +1118,42 @@ const ACCESS_IN_LIST = /^<?(require|order|allow|deny|satisfy|auth)/i;
  * naming such a directive. With none set anywhere httpd still reads the files but refuses every
  * such line (500 before and after a rewrite alike), so those do not count.
  */
+/** The directories of a configuration whose AllowOverride lets .htaccess files set access (see overrideDirs). */
+export function openDirectories(doc: ConfigDocument): string[] {
+  return [...new Set(overrideDirs(buildModel(doc, 'server')).map((s) => s.pattern))];
+}
+
+/**
+ * Which of `dirs` (directories of other files of the configuration whose AllowOverride lets
+ * .htaccess files set access: openDirectories) an exact rewrite depends on, as htaccessBelow does
+ * for the file's own.
+ */
+export function openDirsTouching(sp: SectionPlan, dirs: readonly string[]): string[] {
+  const touches = sp.exact?.touches ?? [];
+  return dirs.filter((d) => {
+    const s = dirScope(d);
+    return touches.some((x) => scopesOverlap(x, s));
+  });
+}
+
+/** A `<Directory>` of another file of the configuration, as a scope of its own (for overlap tests). */
+function dirScope(pattern: string): Scope {
+  return {
+    kind: 'directory',
+    section: null,
+    parent: null,
+    directives: [],
+    compat: null,
+    authz: null,
+    authn: { authType: null, authName: null, userFile: null, groupFile: null, dbmGroupFile: null, other: [] },
+    regex: false,
+    pattern,
+    setenv: [],
+    paths: [],
+    index: -1,
+  };
+}
+
 function overrideDirs(model: AccessModel): Scope[] {
   return model.scopes.filter((s) => {
     if (s.kind !== 'directory' || s.regex) return false;
@@ -1315,7 +1352,7 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
     }
     const edits: OffsetEdit[] = [];
     for (const e of chosen.edits.values()) edits.push(...scopeEdits(doc, e, unit));
-    for (const x of compat) byScope.get(x)!.exact = { title: titleFor(chosen.edits, x), edits };
+    for (const x of compat) byScope.get(x)!.exact = { title: titleFor(chosen.edits, x), edits, touches: [...chosen.edits.keys()] };
     // The requests whose answers the rewrite may change pass through a section it edits.
     const below = openDirs.filter((d) => [...chosen!.edits.keys()].some((x) => scopesOverlap(x, d)));
     if (below.length) {

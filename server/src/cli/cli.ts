@@ -15,6 +15,7 @@ import { flattenGraph } from '../features/explain';
 import { htaccessUnder, migrateHtaccessInContext, NO_HOST_RULES } from '../features/htaccess-context';
 import { accessFileNames } from '../features/explain-disk';
 import type { HtaccessUnder } from '../rules';
+import { openDirectories } from '../access';
 import { FILE_CONTEXTS, defaultContextFor, type FileContext } from '../model/context';
 import { SEVERITY_SETTINGS, type SeveritySetting } from '../rules/types';
 import { collectFiles, describeError, type FoundFile } from './files';
@@ -525,7 +526,7 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
   const graphContext = new Map(graph?.files.map((f) => [f.path, f.context]) ?? []);
   const wide = graph ? checkConfiguration(graph) : [];
   const root = graph?.files.length ? configurationDoc(graph, cwd) : null;
-  if (root) session.addSettings({ htaccessUnder: diskHtaccessUnder(root.doc, PARENT_READER) });
+  if (root) session.addSettings({ htaccessUnder: diskHtaccessUnder(root.doc, PARENT_READER), openDirs: openDirectories(root.doc) });
   const reports: FileReport[] = [];
   for (const file of files) {
     const l = session.load(file);
@@ -603,7 +604,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
   // (shallower paths first), and their fixed text is what the deeper ones inherit, written or not.
   const fixedTexts = new Map<string, string>();
   const parents = { readFile: (p: string) => fixedTexts.get(p) ?? PARENT_READER.readFile(p), listDir: PARENT_READER.listDir };
-  if (rootDoc) session.addSettings({ htaccessUnder: diskHtaccessUnder(rootDoc, parents) });
+  if (rootDoc) session.addSettings({ htaccessUnder: diskHtaccessUnder(rootDoc, parents), openDirs: openDirectories(rootDoc) });
   const depth = (f: { absolute: string }) => f.absolute.split(nodePath.sep).length;
   const ordered = rootDoc ? files.map((f, i) => ({ f, i })).sort((a, b) => depth(a.f) - depth(b.f) || a.i - b.i).map((x) => x.f) : files;
   for (const file of ordered) {

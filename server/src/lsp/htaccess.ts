@@ -12,6 +12,7 @@ import type { ConfigGraph } from '../model/workspace';
 import { flattenGraph } from '../features/explain';
 import { migrateHtaccessInContext, NO_HOST_RULES } from '../features/htaccess-context';
 import { accessFileNames } from '../features/explain-disk';
+import { openDirectories } from '../access';
 import { fileUriToPath } from '../features/paths';
 import type { ConfigWorkspace } from './workspace';
 
@@ -32,14 +33,21 @@ function flatOf(graph: ConfigGraph): ConfigDocument | null {
  * The AccessFileName names of the server configuration a file belongs to, when the workspace is
  * trusted and knows it (the full pass then reads the .htaccess files a rewrite depends on).
  */
-export function htaccessNamesFor(workspace: ConfigWorkspace, uri: string): string[] | undefined {
+export function configurationFactsFor(workspace: ConfigWorkspace, uri: string): { htaccessNames: string[]; openDirs: string[] } | undefined {
   const path = fileUriToPath(uri);
   if (!path) return undefined;
   const conf = workspace.configurationFor(path);
   if (!conf?.graph || !conf.root) return undefined;
-  const doc = flatOf(conf.graph);
-  return doc ? accessFileNames(doc, null) : undefined;
+  let f = facts.get(conf.graph);
+  if (f === undefined) {
+    const doc = flatOf(conf.graph);
+    f = doc ? { htaccessNames: accessFileNames(doc, null), openDirs: openDirectories(doc) } : null;
+    facts.set(conf.graph, f);
+  }
+  return f ?? undefined;
 }
+
+const facts = new WeakMap<ConfigGraph, { htaccessNames: string[]; openDirs: string[] } | null>();
 
 export interface InContext {
   /** The rewrite, when it is exact in the configuration; else null and why. */

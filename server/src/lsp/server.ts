@@ -30,7 +30,7 @@ import { contextFromProject } from '../model/project';
 import type { Finding } from '../rules/types';
 import type { Catalog } from '../features/completion';
 import { fileUriToPath, pathToFileUri } from '../features/paths';
-import { htaccessNamesFor, withInContextFix } from './htaccess';
+import { configurationFactsFor, withInContextFix } from './htaccess';
 import { versionFindings } from '../features/version';
 import { catalog as directiveCatalog } from '../facts';
 import { CatalogFeatures } from './adapters';
@@ -538,8 +538,10 @@ export class ApacheConfServer {
 
   /** The full pass of a quick analysis's text, context and settings, as the runner takes it. */
   private fullPassJob(quick: Analysis): FullPassJob {
-    const htaccessNames = quick.context === 'htaccess' ? undefined : htaccessNamesFor(this.workspace, quick.uri);
-    return { text: quick.doc.text, uri: quick.uri, context: quick.context, settings: this.serviceFor(quick.uri).getSettings(), ...(htaccessNames ? { htaccessNames } : {}) };
+    const facts = quick.context === 'htaccess' ? undefined : configurationFactsFor(this.workspace, quick.uri);
+    const settings = this.serviceFor(quick.uri).getSettings();
+    if (!facts) return { text: quick.doc.text, uri: quick.uri, context: quick.context, settings };
+    return { text: quick.doc.text, uri: quick.uri, context: quick.context, settings: { ...settings, openDirs: facts.openDirs }, htaccessNames: facts.htaccessNames };
   }
 
   /** The full analysis from a full pass's findings, remembered for the quick one while that is still current. */

@@ -12,7 +12,7 @@
 import type { DirectiveNode, Finding, Fix, HtaccessUnder, Rule } from './types';
 import { codeLine, COMPAT_DIRECTIVES, in22Branch } from './scope';
 import { detached, directivesNamed } from '../syntax';
-import { planMigration, type DirLevelNeeds, type SectionPlan } from '../access';
+import { openDirsTouching, planMigration, type DirLevelNeeds, type SectionPlan } from '../access';
 
 function describe(d: DirectiveNode): string {
   const words = d.args.map((a) => a.value);
@@ -107,7 +107,7 @@ export const legacyAccessRule: Rule = {
   id: 'legacy-access',
   defaultSeverity: 'warning',
   summary: '`Order`, `Allow`, `Deny`, `Satisfy`: 2.2 access control that 2.4 keeps only in mod_access_compat. Exact quick fix to `Require` where one exists.',
-  check({ doc, fileContext, mode, depth, inherited, htaccessUnder }) {
+  check({ doc, fileContext, mode, depth, inherited, htaccessUnder, openDirs }) {
     const compat = directivesNamed(doc, ...COMPAT_DIRECTIVES);
     if (!compat.length) return [];
     let plans = new Map<DirectiveNode, SectionPlan>();
@@ -135,7 +135,7 @@ export const legacyAccessRule: Rule = {
         // In intent mode the naive mapping (what the author most likely meant) wins where it differs.
         const intent = mode === 'intent' && !!sp.naive;
         fixes = [];
-        const below = sp.exact ? sp.htaccessBelow : undefined;
+        const below = sp.exact ? [...new Set([...(sp.htaccessBelow ?? []), ...(openDirs?.length && (fileContext === 'server' || fileContext === 'vhost') ? openDirsTouching(sp, openDirs) : [])])] : undefined;
         if (sp.exact && below?.length) {
           // Exact where no .htaccess file below sets access: preferred only when a look at them says so.
           const scans = htaccessUnder ? below.map((dir) => htaccessUnder(dir)) : null;

@@ -62,6 +62,8 @@ export interface RuleContext {
    * root file known); without it nothing is known of them (ServiceSettings.htaccessUnder).
    */
   readonly htaccessUnder?: (dir: string) => HtaccessUnder;
+  /** Directories of the rest of the server configuration whose AllowOverride lets .htaccess files set access (ServiceSettings.openDirs). */
+  readonly openDirs?: readonly string[];
   /**
    * `full` (default) runs everything, including the access engine's checks over request points
    * and its exact rewrites. `quick` leaves those out (no access fixes, no findings that need
