@@ -53,7 +53,7 @@ export interface ServiceSettings {
    * with the root file known). An access rewrite that such files could make otherwise (AllowOverride
    * lets them set access for its requests) is preferred only when none there sets access.
    */
-  htaccessUnder?: (dir: string) => HtaccessUnder;
+  htaccessUnder?: (dir: string, below?: boolean) => HtaccessUnder;
   /**
    * The directories of the whole server configuration whose AllowOverride lets .htaccess files set
    * access (the CLI with --root, the editor with the workspace's root file): a rewrite in one file

@@ -107,6 +107,15 @@ describe('cli: exit codes', () => {
     { name: 'fix: a .htaccess without --inherited', files: { 'd/.htaccess': HT_ALLOW }, args: ['fix', 'd/.htaccess'], code: 1, stderr: /would apply 0 fixes/ },
     { name: 'fix: a .htaccess with --inherited require', files: { 'd/.htaccess': HT_ALLOW }, args: ['fix', '--inherited', 'require', 'd/.htaccess'], code: 0, stdout: /^\+AuthMerging And\n\+Require ip 10\.1$/m },
     { name: 'fix: --inherited none meets the same need', files: { 'd/.htaccess': HT_ALLOW }, args: ['fix', '--inherited=none', 'd/.htaccess'], code: 0, stderr: /would apply 1 fix/ },
+    // A subdirectory's .htaccess inherits from it, which the declaration does not cover: the disk overrules it.
+    {
+      name: 'fix: --inherited, and a subdirectory .htaccess that sets access',
+      files: { 'd/.htaccess': HT_ALLOW, 'd/open/.htaccess': 'Require all granted\n' },
+      args: ['fix', '--inherited', 'require', 'd/.htaccess'],
+      code: 1,
+      stderr: /The declared terms would make it exact, but .*d\/open\/\.htaccess sets access below and inherits from this file/,
+    },
+    { name: 'fix: --inherited, and a subdirectory .htaccess without access lines', files: { 'd/.htaccess': HT_ALLOW, 'd/plain/.htaccess': 'RewriteEngine On\n' }, args: ['fix', '--inherited', 'require', 'd/.htaccess'], code: 0, stderr: /would apply 1 fix/ },
     { name: 'fix: Satisfy Any needs an inherited Require', files: { 'd/.htaccess': HT_ANY }, args: ['fix', '--inherited', 'none', 'd/.htaccess'], code: 1, stderr: /would apply 0 fixes/ },
     { name: 'check: --inherited says on which terms', files: { 'd/.htaccess': HT_ANY }, args: ['check', '--inherited', 'require', 'd/.htaccess'], code: 1, stdout: /exact on the terms declared \(inherited: require\)/ },
     { name: 'bad --inherited', files: { 'a.conf': CLEAN }, args: ['fix', '--inherited', 'all', 'a.conf'], code: 2, stderr: /--inherited must be one of require, none/ },

@@ -443,12 +443,16 @@ const PARENT_READER = {
  * What the .htaccess files under a directory say about access, read from the disk (AccessFileName
  * of the root configuration), once per directory in a run.
  */
-function diskHtaccessUnder(config: ConfigDocument, reader: typeof PARENT_READER): (dir: string) => HtaccessUnder {
-  const names = accessFileNames(config, null);
+function diskHtaccessUnder(config: ConfigDocument | null, reader: typeof PARENT_READER): (dir: string, below?: boolean) => HtaccessUnder {
+  const names = config ? accessFileNames(config, null) : ['.htaccess'];
   const seen = new Map<string, HtaccessUnder>();
-  return (dir) => {
-    let r = seen.get(dir);
-    if (!r) seen.set(dir, (r = htaccessUnder(dir, reader, names)));
+  return (dir, below = false) => {
+    // Without --root the directories of a server config may be another machine's: only the
+    // subdirectories of a .htaccess file given (which is here) are read.
+    if (!config && !below) return { kind: 'unknown', why: 'the directories of the server config are read only with --root' };
+    const key = `${below ? 1 : 0}${dir}`;
+    let r = seen.get(key);
+    if (!r) seen.set(key, (r = htaccessUnder(dir, reader, names, below)));
     return r;
   };
 }
@@ -527,6 +531,7 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
   const wide = graph ? checkConfiguration(graph) : [];
   const root = graph?.files.length ? configurationDoc(graph, cwd) : null;
   if (root) session.addSettings({ htaccessUnder: diskHtaccessUnder(root.doc, PARENT_READER), openDirs: openDirectories(root.doc) });
+  else if (o.inherited) session.addSettings({ htaccessUnder: diskHtaccessUnder(null, PARENT_READER) });
   const reports: FileReport[] = [];
   for (const file of files) {
     const l = session.load(file);
@@ -605,6 +610,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
   const fixedTexts = new Map<string, string>();
   const parents = { readFile: (p: string) => fixedTexts.get(p) ?? PARENT_READER.readFile(p), listDir: PARENT_READER.listDir };
   if (rootDoc) session.addSettings({ htaccessUnder: diskHtaccessUnder(rootDoc, parents), openDirs: openDirectories(rootDoc) });
+  else if (o.inherited) session.addSettings({ htaccessUnder: diskHtaccessUnder(null, parents) });
   const depth = (f: { absolute: string }) => f.absolute.split(nodePath.sep).length;
   const ordered = rootDoc ? files.map((f, i) => ({ f, i })).sort((a, b) => depth(a.f) - depth(b.f) || a.i - b.i).map((x) => x.f) : files;
   for (const file of ordered) {

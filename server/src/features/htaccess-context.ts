@@ -52,7 +52,7 @@ export const MAX_SUBDIRECTORIES = 5000;
  * host rules, SetEnvIf…), else the first that does, or why it cannot be told (a pattern, a folder
  * that is not there or cannot be listed, too many folders).
  */
-export function htaccessUnder(dir: string, reader: HtaccessReader, names: readonly string[] = ['.htaccess']): HtaccessUnder {
+export function htaccessUnder(dir: string, reader: HtaccessReader, names: readonly string[] = ['.htaccess'], below = false): HtaccessUnder {
   if (/[*?[]/.test(dir)) return { kind: 'unknown', why: `${dir} is a pattern` };
   if (!reader.listDir) return { kind: 'unknown', why: 'folders cannot be listed' };
   const root = dir.length > 1 ? dir.replace(/\/+$/, '') : dir;
@@ -60,7 +60,8 @@ export function htaccessUnder(dir: string, reader: HtaccessReader, names: readon
   const queue = [root];
   for (let q = 0; q < queue.length; q++) {
     const d = queue[q];
-    for (const name of names) {
+    // `below`: the subdirectories only (the folder's own file is the one being rewritten).
+    for (const name of below && q === 0 ? [] : names) {
       const file = (d === '/' ? '' : d) + '/' + name;
       const body = reader.readFile(file);
       if (body === undefined) continue;

@@ -78,8 +78,21 @@ function declaredNote(inherited: 'require' | 'none', htaccess: boolean): string 
     `The rewrite offered is exact on the terms declared (inherited: ${inherited}): the directory inherits ` +
     (inherited === 'require' ? 'a 2.4 `Require`' : 'neither a `Require` nor an `AuthType`') +
     ', no later section of the server config sets access for these files' +
+    (htaccess ? ', no .htaccess file of a subdirectory sets access' : '') +
     (htaccess ? ', and `AllowOverride` allows `AuthConfig`.' : '.')
   );
+}
+
+/** The folder of a file: uri, or null. */
+function dirOfUri(uri: string | undefined): string | null {
+  if (!uri?.startsWith('file://')) return null;
+  try {
+    const p = decodeURIComponent(new URL(uri).pathname);
+    const i = p.lastIndexOf('/');
+    return i > 0 ? p.slice(0, i) : '/';
+  } catch {
+    return null;
+  }
 }
 
 /** A list of directories in a sentence. */
@@ -107,7 +120,7 @@ export const legacyAccessRule: Rule = {
   id: 'legacy-access',
   defaultSeverity: 'warning',
   summary: '`Order`, `Allow`, `Deny`, `Satisfy`: 2.2 access control that 2.4 keeps only in mod_access_compat. Exact quick fix to `Require` where one exists.',
-  check({ doc, fileContext, mode, depth, inherited, htaccessUnder, openDirs }) {
+  check({ doc, fileContext, mode, depth, inherited, htaccessUnder, openDirs, uri }) {
     const compat = directivesNamed(doc, ...COMPAT_DIRECTIVES);
     if (!compat.length) return [];
     let plans = new Map<DirectiveNode, SectionPlan>();
@@ -131,7 +144,16 @@ export const legacyAccessRule: Rule = {
       let fixes: Fix[] | undefined;
       if (!only22 && sp) {
         // A .htaccess form whose need the user's declaration meets is exact on those terms.
-        const declared = !sp.exact && !!sp.naive && !!sp.dirLevel && !!inherited && meets(inherited, sp.dirLevel);
+        let declared = !sp.exact && !!sp.naive && !!sp.dirLevel && !!inherited && meets(inherited, sp.dirLevel);
+        // The .htaccess files of the subdirectories inherit from this one: the declaration says
+        // nothing of them, so they are looked at where the disk is at hand.
+        // (The declaration covers them; what the disk shows overrules it.)
+        let subdirs: HtaccessUnder | null = null;
+        if (declared && fileContext === 'htaccess' && htaccessUnder) {
+          const dir = dirOfUri(uri);
+          subdirs = dir ? htaccessUnder(dir, true) : null;
+          if (subdirs?.kind === 'sets-access') declared = false;
+        }
         // In intent mode the naive mapping (what the author most likely meant) wins where it differs.
         const intent = mode === 'intent' && !!sp.naive;
         fixes = [];
@@ -149,6 +171,7 @@ export const legacyAccessRule: Rule = {
         } else if (sp.exact) fixes.push({ title: sp.exact.title, edits: sp.exact.edits, preferred: !intent });
         else if (declared) message += ` ${declaredNote(inherited!, fileContext === 'htaccess')}`;
         else if (sp.reason) message += ` No exact rewrite is offered: ${sp.reason}`;
+        if (subdirs?.kind === 'sets-access') message += ` The declared terms would make it exact, but ${subdirs.file} sets access below and inherits from this file.`;
         if (declared) fixes.push({ title: sp.naive!.title.replace(/ \(check the server config first\)$/, ` (exact for ${DECLARED_TITLE[inherited!]})`), edits: sp.naive!.edits, preferred: true });
         else if (sp.naive) fixes.push({ title: sp.naive.title, edits: sp.naive.edits, preferred: intent });
         if (!fixes.length) fixes = undefined;

@@ -61,7 +61,7 @@ export interface RuleContext {
    * Looks at the `.htaccess` files under a directory (the CLI and the editor, with the server's
    * root file known); without it nothing is known of them (ServiceSettings.htaccessUnder).
    */
-  readonly htaccessUnder?: (dir: string) => HtaccessUnder;
+  readonly htaccessUnder?: (dir: string, below?: boolean) => HtaccessUnder;
   /** Directories of the rest of the server configuration whose AllowOverride lets .htaccess files set access (ServiceSettings.openDirs). */
   readonly openDirs?: readonly string[];
   /**
