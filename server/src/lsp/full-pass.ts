@@ -14,6 +14,7 @@ import * as os from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createService, type ReportedFinding, type ServiceSettings } from '../service';
 import { htaccessUnder } from '../features/htaccess-context';
+import type { HtaccessUnder } from '../rules';
 import { diskHost } from '../model/disk';
 import type { FileContext } from '../model/context';
 
@@ -50,9 +51,24 @@ export function isFullPassWorker(): boolean {
   return !isMainThread && (workerData as { role?: string } | null)?.role === FULL_PASS_ROLE;
 }
 
+/** What the .htaccess files under a folder said, kept a few seconds: a full pass runs after every pause in typing. */
+const underCache = new Map<string, { at: number; r: HtaccessUnder }>();
+const UNDER_TTL_MS = 5000;
+
+function cachedUnder(dir: string, below: boolean, names: readonly string[]): HtaccessUnder {
+  const key = `${below ? 1 : 0}${names.join('/')}\u0000${dir}`;
+  const now = Date.now();
+  const hit = underCache.get(key);
+  if (hit && now - hit.at < UNDER_TTL_MS) return hit.r;
+  const r = htaccessUnder(dir, diskHost, names, below);
+  if (underCache.size > 256) underCache.clear();
+  underCache.set(key, { at: now, r });
+  return r;
+}
+
 function analyzeJob(job: FullPassJob): ReportedFinding[] {
   const names = job.htaccessNames;
-  const settings: ServiceSettings = names ? { ...job.settings, htaccessUnder: (dir) => htaccessUnder(dir, diskHost, names) } : job.settings;
+  const settings: ServiceSettings = names ? { ...job.settings, htaccessUnder: (dir, below = false) => cachedUnder(dir, below, names) } : job.settings;
   return createService(settings).analyze({ text: job.text, uri: job.uri, context: job.context, depth: 'full' }).findings;
 }
 
