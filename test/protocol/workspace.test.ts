@@ -394,9 +394,13 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
         const actions = await c.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: diags[0].range, context: { diagnostics: [diags[0]], only: ['quickfix'] } });
         return { actions, preferred: actions.filter((a) => a.isPreferred) };
       };
-      const clean = await preferredOf(await client(dir));
+      const cleanClient = await client(dir);
+      const clean = await preferredOf(cleanClient);
       assert.equal(clean.preferred.length, 1, clean.actions.map((a) => a.title).join(' | '));
       assert.match(clean.preferred[0].title, /\(no \.htaccess file below sets access\)$/);
+      // "Migrate access control in this file" applies what the editor shows as preferred.
+      const migrated = await cleanClient.request<{ fixes: number; applied: boolean }>('workspace/executeCommand', { command: 'apacheconf.migrateFile', arguments: [uri] });
+      assert.equal(migrated.fixes, 1);
       // A .htaccess below that grants everyone: offered, not preferred.
       fs.writeFileSync(path.join(dir, 'www', 'sub', '.htaccess'), 'Require all granted\n');
       const found = await preferredOf(await client(dir));

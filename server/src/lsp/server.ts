@@ -31,6 +31,8 @@ import type { Finding } from '../rules/types';
 import type { Catalog } from '../features/completion';
 import { fileUriToPath, pathToFileUri } from '../features/paths';
 import { configurationFactsFor, withInContextFix } from './htaccess';
+import { htaccessUnder } from '../features/htaccess-context';
+import { diskHost } from '../model/disk';
 import { versionFindings } from '../features/version';
 import { catalog as directiveCatalog } from '../facts';
 import { CatalogFeatures } from './adapters';
@@ -334,6 +336,20 @@ export class ApacheConfServer {
     return this.settings.httpdVersion || this.workspace.projectFor(fileUriToPath(uri))?.httpdVersion || '2.4';
   }
 
+  /**
+   * The service for a command on a document: as serviceFor, and in a trusted workspace that knows
+   * the document's server configuration, with what the full pass reads too (the AllowOverride of
+   * the whole configuration, the .htaccess files under it), so a command applies the fixes the
+   * editor shows as preferred.
+   */
+  private serviceWithConfiguration(uri: string): ApacheConfService {
+    const base = this.serviceFor(uri);
+    const facts = configurationFactsFor(this.workspace, uri);
+    if (!facts) return base;
+    const names = facts.htaccessNames;
+    return createService({ ...base.getSettings(), openDirs: facts.openDirs, htaccessUnder: (dir, below = false) => htaccessUnder(dir, diskHost, names, below) });
+  }
+
   /** The service for a document: the shared one, or one with its project file's rule severities under the settings'. */
   private serviceFor(uri: string): ApacheConfService {
     if (this.projectServicesGeneration !== this.workspace.generation) {
@@ -582,7 +598,7 @@ export class ApacheConfServer {
     const workspaceEdit = this.clientCapabilities.workspace?.workspaceEdit;
     const documentChanges = workspaceEdit?.documentChanges === true;
     return {
-      serviceFor: (uri) => this.serviceFor(uri),
+      serviceFor: (uri) => this.serviceWithConfiguration(uri),
       document: (uri) => this.documents.get(uri),
       documents: () => this.documents.all(),
       analysis: (doc) => this.cache.get(doc),
