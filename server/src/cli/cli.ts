@@ -12,8 +12,9 @@ import { version as packageVersion } from '../../../package.json';
 import { createService, RULES, getRule, severityAtLeast, type ApacheConfService, type Analysis, type ReportedFinding, type ServiceSettings, INHERITED_DECLARATIONS, type InheritedDeclaration } from '../service';
 import { decode, encode, type ConfigDocument, type DecodedFile } from '../syntax';
 import { flattenGraph } from '../features/explain';
-import { htaccessUnder, migrateHtaccessInContext, NO_HOST_RULES } from '../features/htaccess-context';
+import { htaccessUnder, migrateHtaccessInContext, NO_HOST_RULES, type HtaccessReader } from '../features/htaccess-context';
 import { accessFileNames } from '../features/explain-disk';
+import { diskHost } from '../model/disk';
 import type { HtaccessUnder } from '../rules';
 import { openDirectories } from '../access';
 import { FILE_CONTEXTS, defaultContextFor, type FileContext } from '../model/context';
@@ -421,29 +422,12 @@ function uriOf(file: FoundFile): string {
  * (paths relative to `cwd`), or null when it was read only in part: a section left out could
  * change what a .htaccess rewrite does, so none is exact then.
  */
-/** The .htaccess files of parent directories, as on disk now (after any this run has written). */
-const PARENT_READER = {
-  readFile(p: string): string | undefined {
-    try {
-      return fs.readFileSync(p, 'latin1');
-    } catch {
-      return undefined;
-    }
-  },
-  listDir(p: string): string[] | undefined {
-    try {
-      return fs.readdirSync(p, { withFileTypes: true }).map((e) => (e.isDirectory() ? e.name + '/' : e.name));
-    } catch {
-      return undefined;
-    }
-  },
-};
 
 /**
  * What the .htaccess files under a directory say about access, read from the disk (AccessFileName
  * of the root configuration), once per directory in a run.
  */
-function diskHtaccessUnder(config: ConfigDocument | null, reader: typeof PARENT_READER): (dir: string, below?: boolean) => HtaccessUnder {
+function diskHtaccessUnder(config: ConfigDocument | null, reader: HtaccessReader): (dir: string, below?: boolean) => HtaccessUnder {
   const names = config ? accessFileNames(config, null) : ['.htaccess'];
   const seen = new Map<string, HtaccessUnder>();
   return (dir, below = false) => {
@@ -530,8 +514,8 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
   const graphContext = new Map(graph?.files.map((f) => [f.path, f.context]) ?? []);
   const wide = graph ? checkConfiguration(graph) : [];
   const root = graph?.files.length ? configurationDoc(graph, cwd) : null;
-  if (root) session.addSettings({ htaccessUnder: diskHtaccessUnder(root.doc, PARENT_READER), openDirs: openDirectories(root.doc) });
-  else if (o.inherited) session.addSettings({ htaccessUnder: diskHtaccessUnder(null, PARENT_READER) });
+  if (root) session.addSettings({ htaccessUnder: diskHtaccessUnder(root.doc, diskHost), openDirs: openDirectories(root.doc) });
+  else if (o.inherited) session.addSettings({ htaccessUnder: diskHtaccessUnder(null, diskHost) });
   const reports: FileReport[] = [];
   for (const file of files) {
     const l = session.load(file);
@@ -540,7 +524,7 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
     let a = l.service.analyze({ text: l.decoded.text, uri: uriOf(file), context });
     // A .htaccess file given with --root: its rewrite checked in that configuration, as fix --root does.
     if (root && context === 'htaccess') {
-      const r = migrateHtaccessInContext(root.doc, nodePath.dirname(file.absolute), l.decoded.text, root.origins, PARENT_READER);
+      const r = migrateHtaccessInContext(root.doc, nodePath.dirname(file.absolute), l.decoded.text, root.origins, diskHost);
       if (r.text !== null && r.edits) a = l.service.withRewriteInConfiguration(a, { edits: r.edits, root: nodePath.basename(o.root!) });
       else if (r.why && r.why !== NO_HOST_RULES) a = l.service.withRefusalInConfiguration(a, r.why, nodePath.basename(o.root!));
     }
@@ -608,7 +592,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
   // With --root, a .htaccess file is read under its parents' files: those given are fixed first
   // (shallower paths first), and their fixed text is what the deeper ones inherit, written or not.
   const fixedTexts = new Map<string, string>();
-  const parents = { readFile: (p: string) => fixedTexts.get(p) ?? PARENT_READER.readFile(p), listDir: PARENT_READER.listDir };
+  const parents = { readFile: (p: string) => fixedTexts.get(p) ?? diskHost.readFile(p), listDir: (p: string) => diskHost.listDir(p) };
   if (rootDoc) session.addSettings({ htaccessUnder: diskHtaccessUnder(rootDoc, parents), openDirs: openDirectories(rootDoc) });
   else if (o.inherited) session.addSettings({ htaccessUnder: diskHtaccessUnder(null, parents) });
   const depth = (f: { absolute: string }) => f.absolute.split(nodePath.sep).length;
