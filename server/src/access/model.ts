@@ -296,6 +296,24 @@ export interface ModelOptions {
 
 
 /** Build the access model of a parsed file. */
+/** A scope with nothing read into it yet. */
+export function emptyScope(kind: ScopeKind, section: SectionNode | null, parent: Scope | null, regex: boolean, pattern: string, index: number): Scope {
+  return {
+    kind,
+    section,
+    parent,
+    directives: [],
+    compat: null,
+    authz: null,
+    authn: { authType: null, authName: null, userFile: null, groupFile: null, dbmGroupFile: null, other: [] },
+    regex,
+    pattern,
+    setenv: [],
+    paths: [],
+    index,
+  };
+}
+
 export function buildModel(doc: ConfigDocument, context: FileContext, options: ModelOptions = {}): AccessModel {
   const reader = options.reader ?? 'httpd24compat';
   const light = options.light === true;
@@ -325,20 +343,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
       } else if (kind === 'if' || kind === 'elseif') pattern = a.map((t) => t.raw).join(' ');
       else pattern = a[0]?.value ?? '';
     }
-    const sc: Scope = {
-      kind,
-      section,
-      parent,
-      directives: [],
-      compat: null,
-      authz: null,
-      authn: { authType: null, authName: null, userFile: null, groupFile: null, dbmGroupFile: null, other: [] },
-      regex,
-      pattern,
-      setenv: [],
-      paths: [],
-      index: scopes.length,
-    };
+    const sc = emptyScope(kind, section, parent, regex, pattern, scopes.length);
     if (regex) {
       const lit = regexLiteral(pattern);
       if (lit !== null) sc.literal = lit;

@@ -20,6 +20,7 @@ import {
   decidesAccess,
   isAccessKey,
   buildModel,
+  emptyScope,
   inMask,
   isAllMethods,
   leaves,
@@ -1138,20 +1139,7 @@ export function openDirsTouching(sp: SectionPlan, dirs: readonly string[]): stri
 
 /** A `<Directory>` of another file of the configuration, as a scope of its own (for overlap tests). */
 function dirScope(pattern: string): Scope {
-  return {
-    kind: 'directory',
-    section: null,
-    parent: null,
-    directives: [],
-    compat: null,
-    authz: null,
-    authn: { authType: null, authName: null, userFile: null, groupFile: null, dbmGroupFile: null, other: [] },
-    regex: false,
-    pattern,
-    setenv: [],
-    paths: [],
-    index: -1,
-  };
+  return emptyScope('directory', null, null, false, pattern, -1);
 }
 
 function overrideDirs(model: AccessModel): Scope[] {

@@ -66,6 +66,11 @@ function* scopeNodes(children: readonly ChildNode[], vhost: SectionNode | null):
   }
 }
 
+/** A .htaccess text as the `<Directory>` section httpd reads it as (a line break added where it has none at the end). */
+export function directoryCopy(dir: string, body: string): string {
+  return `<Directory "${dir}">\n${body}${body.endsWith('\n') || !body ? '' : '\n'}</Directory>\n`;
+}
+
 /** Every <VirtualHost> of the configuration, in order. */
 export function virtualHosts(doc: ConfigDocument): SectionNode[] {
   const out: SectionNode[] = [];
@@ -385,7 +390,7 @@ export function explainOnDisk(input: DiskExplainInput): ExplainResult & { htacce
         const lines = body.split(/(?<=\n)/);
         const skipSet = new Set(skip);
         const kept = lines.map((l, i) => (skipSet.has(i) ? '#' + l : l)).join('');
-        const wrapped = `<Directory "${dir}">\n${kept}${kept.endsWith('\n') || !kept ? '' : '\n'}</Directory>\n`;
+        const wrapped = directoryCopy(dir, kept);
         const o: FlatConfig['origins'] = [{ path: file, line: 0 }];
         const bodyLines = kept ? kept.split('\n').length - (kept.endsWith('\n') ? 1 : 0) : 0;
         for (let i = 0; i < bodyLines; i++) o.push({ path: file, line: i });

@@ -14,7 +14,7 @@
 import { applyEdits, parse, positionAt, type ConfigDocument, type OffsetEdit, type SectionNode } from '../syntax';
 import { checkEditsAt, isAccessKey, planMigration } from '../access';
 import type { HtaccessUnder } from '../rules';
-import { accessFileNames, checkHtaccess, mainServerListen, overridesFor, virtualHosts, type Overrides } from './explain-disk';
+import { accessFileNames, checkHtaccess, directoryCopy, mainServerListen, overridesFor, virtualHosts, type Overrides } from './explain-disk';
 
 export interface HtaccessInContext {
   /** The rewritten .htaccess text, when it is exact in this configuration. */
@@ -57,24 +57,42 @@ export function htaccessUnder(dir: string, reader: HtaccessReader, names: readon
   if (!reader.listDir) return { kind: 'unknown', why: 'folders cannot be listed' };
   const root = dir.length > 1 ? dir.replace(/\/+$/, '') : dir;
   if (!reader.listDir(root)) return { kind: 'unknown', why: `${root} is not a folder this machine can list` };
-  const queue = [root];
-  for (let q = 0; q < queue.length; q++) {
-    const d = queue[q];
+  let found: string | null = null;
+  const walked = walkFolders(root, reader, (d) => {
     // `below`: the subdirectories only (the folder's own file is the one being rewritten).
-    for (const name of below && q === 0 ? [] : names) {
+    if (below && d === root) return false;
+    for (const name of names) {
       const file = (d === '/' ? '' : d) + '/' + name;
       const body = reader.readFile(file);
       if (body === undefined) continue;
       const hdoc = parse(body);
-      if (hdoc.errors.length || hdoc.directives.some((x) => isAccessKey(x.key))) return { kind: 'sets-access', file };
+      if (hdoc.errors.length || hdoc.directives.some((x) => isAccessKey(x.key))) {
+        found = file;
+        return true;
+      }
     }
-    for (const e of reader.listDir(d) ?? []) {
+    return false;
+  });
+  if (found !== null) return { kind: 'sets-access', file: found };
+  if (walked === 'too-many') return { kind: 'unknown', why: `more than ${MAX_SUBDIRECTORIES} folders under ${root}` };
+  return { kind: 'none' };
+}
+
+/**
+ * Visits `root`, then the folders below it breadth first, until `visit` returns true ('stopped')
+ * or more than MAX_SUBDIRECTORIES folders below it turn up ('too-many').
+ */
+function walkFolders(root: string, reader: HtaccessReader, visit: (dir: string) => boolean): 'done' | 'stopped' | 'too-many' {
+  const queue = [root];
+  for (let q = 0; q < queue.length; q++) {
+    if (visit(queue[q])) return 'stopped';
+    for (const e of reader.listDir?.(queue[q]) ?? []) {
       if (!e.endsWith('/') || e === './' || e === '../') continue;
-      if (queue.length >= MAX_SUBDIRECTORIES) return { kind: 'unknown', why: `more than ${MAX_SUBDIRECTORIES} folders under ${root}` };
-      queue.push((d === '/' ? '' : d) + '/' + e.slice(0, -1));
+      if (queue.length > MAX_SUBDIRECTORIES) return 'too-many';
+      queue.push((queue[q] === '/' ? '' : queue[q]) + '/' + e.slice(0, -1));
     }
   }
-  return { kind: 'none' };
+  return 'done';
 }
 
 /** The reason given for a file without host rules (callers leave such files alone quietly). */
@@ -317,7 +335,7 @@ function parentCopies(config: ConfigDocument, vhost: SectionNode | null, dir: st
       const pdoc = parse(body);
       const { fatal, skip } = checkHtaccess(pdoc, ov);
       if (fatal || skip.length) return { why: `httpd cannot read the .htaccess of a parent directory (${file}) as it is${fatal ? ` (${fatal.effect})` : ''}.` };
-      out.push({ file, text: `<Directory "${parent}">\n${body}${body.endsWith('\n') || !body ? '' : '\n'}</Directory>\n` });
+      out.push({ file, text: directoryCopy(parent, body) });
     }
   }
   return out;
@@ -333,31 +351,29 @@ function parentCopies(config: ConfigDocument, vhost: SectionNode | null, dir: st
 function childCopies(config: ConfigDocument, vhost: SectionNode | null, dir: string, reader: HtaccessReader): Copy[] | { why: string } {
   const names = accessFileNames(config, vhost);
   const out: Copy[] = [];
-  let seen = 0;
-  const queue = [dir];
-  for (let q = 0; q < queue.length; q++) {
-    const entries = reader.listDir!(queue[q]);
-    if (!entries) continue;
-    for (const e of entries) {
-      if (!e.endsWith('/') || e === './' || e === '../') continue;
-      const sub = (queue[q] === '/' ? '' : queue[q]) + '/' + e.slice(0, -1);
-      if (++seen > MAX_SUBDIRECTORIES) return { why: `it has more than ${MAX_SUBDIRECTORIES} subdirectories to look through for .htaccess files that inherit from it.` };
-      queue.push(sub);
-      const ov = overridesFor(config, vhost, sub);
-      if (!ov) continue;
-      for (const name of names) {
-        const file = sub + '/' + name;
-        const body = reader.readFile(file);
-        if (body === undefined) continue;
-        const cdoc = parse(body);
-        if (!cdoc.errors.length && !cdoc.directives.some((d) => isAccessKey(d.key))) continue;
-        if (COMPAT.test(body)) return { why: `the .htaccess of a subdirectory (${file}) has host rules too, which in 2.4 terms would be read together with this file's rewrite: rewriting the two together is not supported yet.` };
+  let refused: string | null = null;
+  const walked = walkFolders(dir, reader, (sub) => {
+    if (sub === dir) return false;
+    const ov = overridesFor(config, vhost, sub);
+    if (!ov) return false;
+    for (const name of names) {
+      const file = sub + '/' + name;
+      const body = reader.readFile(file);
+      if (body === undefined) continue;
+      const cdoc = parse(body);
+      if (!cdoc.errors.length && !cdoc.directives.some((d) => isAccessKey(d.key))) continue;
+      if (COMPAT.test(body)) refused = `the .htaccess of a subdirectory (${file}) has host rules too, which in 2.4 terms would be read together with this file's rewrite: rewriting the two together is not supported yet.`;
+      else {
         const { fatal, skip } = checkHtaccess(cdoc, ov);
-        if (fatal || skip.length) return { why: `httpd cannot read the .htaccess of a subdirectory (${file}) as it is${fatal ? ` (${fatal.effect})` : ''}.` };
-        out.push({ file, text: `<Directory "${sub}">\n${body}${body.endsWith('\n') || !body ? '' : '\n'}</Directory>\n` });
+        if (fatal || skip.length) refused = `httpd cannot read the .htaccess of a subdirectory (${file}) as it is${fatal ? ` (${fatal.effect})` : ''}.`;
       }
+      if (refused) return true;
+      out.push({ file, text: directoryCopy(sub, body) });
     }
-  }
+    return false;
+  });
+  if (refused !== null) return { why: refused };
+  if (walked === 'too-many') return { why: `it has more than ${MAX_SUBDIRECTORIES} subdirectories to look through for .htaccess files that inherit from it.` };
   return out;
 }
 

@@ -66,9 +66,14 @@ function cachedUnder(dir: string, below: boolean, names: readonly string[]): Hta
   return r;
 }
 
+/** Settings that read the .htaccess files of the disk (AccessFileName `names`), with what they said kept a few seconds. */
+export function withDiskHtaccess(settings: ServiceSettings, names: readonly string[]): ServiceSettings {
+  return { ...settings, htaccessUnder: (dir, below = false) => cachedUnder(dir, below, names) };
+}
+
 function analyzeJob(job: FullPassJob): ReportedFinding[] {
   const names = job.htaccessNames;
-  const settings: ServiceSettings = names ? { ...job.settings, htaccessUnder: (dir, below = false) => cachedUnder(dir, below, names) } : job.settings;
+  const settings: ServiceSettings = names ? withDiskHtaccess(job.settings, names) : job.settings;
   return createService(settings).analyze({ text: job.text, uri: job.uri, context: job.context, depth: 'full' }).findings;
 }
 

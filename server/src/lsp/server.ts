@@ -22,7 +22,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { version as SERVER_VERSION } from '../../../package.json';
-import { FullPassRunner, type FullPassJob } from './full-pass';
+import { FullPassRunner, withDiskHtaccess, type FullPassJob } from './full-pass';
 import { createService, FIX_ALL_KIND, type Analysis, type ApacheConfService, type ReportedFinding } from '../service';
 import { defaultContextFor, type FileContext } from '../model/context';
 import { modelineContext } from '../model/workspace';
@@ -31,8 +31,6 @@ import type { Finding } from '../rules/types';
 import type { Catalog } from '../features/completion';
 import { fileUriToPath, pathToFileUri } from '../features/paths';
 import { configurationFactsFor, withInContextFix } from './htaccess';
-import { htaccessUnder } from '../features/htaccess-context';
-import { diskHost } from '../model/disk';
 import { versionFindings } from '../features/version';
 import { catalog as directiveCatalog } from '../facts';
 import { CatalogFeatures } from './adapters';
@@ -346,8 +344,7 @@ export class ApacheConfServer {
     const base = this.serviceFor(uri);
     const facts = configurationFactsFor(this.workspace, uri);
     if (!facts) return base;
-    const names = facts.htaccessNames;
-    return createService({ ...base.getSettings(), openDirs: facts.openDirs, htaccessUnder: (dir, below = false) => htaccessUnder(dir, diskHost, names, below) });
+    return createService(withDiskHtaccess({ ...base.getSettings(), openDirs: facts.openDirs }, facts.htaccessNames));
   }
 
   /** The service for a document: the shared one, or one with its project file's rule severities under the settings'. */
