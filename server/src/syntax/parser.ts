@@ -8,6 +8,7 @@
  * closes it. The parser never throws and runs in time linear in the input.
  */
 import type {
+  BlankNode,
   ChildNode,
   CommentNode,
   ConfigDocument,
@@ -36,6 +37,9 @@ function isSpace(c: number): boolean {
 interface Logical {
   s: string;
   segs: number[] | null;
+  /** For a continued line, its first non-blank character and just after its last one, in `s`. */
+  a: number;
+  b: number;
 }
 
 function mapOffset(l: Logical, j: number): number {
@@ -114,38 +118,123 @@ export function tokenize(l: Logical, from: number, to: number): Token[] {
 }
 const scratch: Token[] = [];
 
-/** Where a logical line sits in the text, and the section around it (see LineInfo). */
+/**
+ * Where each logical line of a document sits, one column per field of LineInfo. A file of 100,000
+ * lines would otherwise hold as many objects of a dozen fields each, and making those objects was
+ * most of what parsing a large file cost (allocation and garbage collection). A line node keeps
+ * only its index here, its section, and what is cut out of its text on demand.
+ */
+class LineTable {
+  /** Offset where each logical line starts. */
+  readonly lineStart: Int32Array;
+  /** Offset of its first non-blank character, and just after its last one. */
+  readonly start: Int32Array;
+  readonly end: Int32Array;
+  /** 0-based physical line where it starts. */
+  readonly line: Int32Array;
+  /**
+   * For a directive, where its arguments start (just after the name); for a comment, where its
+   * `#` is. Counted in the line's own text: the file for a line without continuations, the joined
+   * text for a continued one.
+   */
+  readonly from: Int32Array;
+  /** The continued lines' joined text, by line index (most files have none). */
+  readonly joined = new Map<number, Logical>();
+  /** Logical lines written so far. */
+  count = 0;
+  /** A line without continuations is read straight from the file. */
+  readonly single: Logical;
+
+  constructor(
+    readonly text: string,
+    capacity: number,
+  ) {
+    const buffer = new ArrayBuffer(capacity * 20);
+    this.lineStart = new Int32Array(buffer, 0, capacity);
+    this.start = new Int32Array(buffer, capacity * 4, capacity);
+    this.end = new Int32Array(buffer, capacity * 8, capacity);
+    this.line = new Int32Array(buffer, capacity * 12, capacity);
+    this.from = new Int32Array(buffer, capacity * 16, capacity);
+    this.single = { s: text, segs: null, a: 0, b: 0 };
+  }
+
+  add(lineStart: number, start: number, end: number, line: number, from: number, l: Logical): number {
+    const i = this.count++;
+    this.lineStart[i] = lineStart;
+    this.start[i] = start;
+    this.end[i] = end;
+    this.line[i] = line;
+    this.from[i] = from;
+    if (l !== this.single) this.joined.set(i, l);
+    return i;
+  }
+
+  logical(i: number): Logical {
+    return this.joined.get(i) ?? this.single;
+  }
+
+  /** Line `i`'s first non-blank offset in its own text (see `from`). */
+  first(i: number): number {
+    const l = this.joined.get(i);
+    return l ? l.a : this.start[i];
+  }
+
+  /** Just after line `i`'s last non-blank character, in its own text. */
+  last(i: number): number {
+    const l = this.joined.get(i);
+    return l ? l.b : this.end[i];
+  }
+}
+
+/** Where a logical line sits in the text, and the section around it (see LineInfo), read from the document's table. */
 abstract class Line {
   constructor(
-    readonly lineStart: number,
-    readonly lineEnd: number,
-    readonly start: number,
-    readonly end: number,
-    readonly line: number,
+    protected readonly table: LineTable,
+    protected readonly index: number,
     public parent: SectionNode | null,
   ) {}
+
+  get lineStart(): number {
+    return this.table.lineStart[this.index];
+  }
+
+  get lineEnd(): number {
+    const t = this.table;
+    return this.index + 1 < t.count ? t.lineStart[this.index + 1] : t.text.length;
+  }
+
+  get start(): number {
+    return this.table.start[this.index];
+  }
+
+  get end(): number {
+    return this.table.end[this.index];
+  }
+
+  get line(): number {
+    return this.table.line[this.index];
+  }
+}
+
+/** A blank line. */
+class Blank extends Line implements BlankNode {
+  declare readonly type: 'blank';
+
+  override get start(): number {
+    return this.table.lineStart[this.index];
+  }
+
+  override get end(): number {
+    return this.table.lineStart[this.index];
+  }
 }
 
 /** A comment line. Its text is cut out of the line when first asked for (few ever are). */
 class Comment extends Line implements CommentNode {
-  readonly type = 'comment' as const;
-  constructor(
-    lineStart: number,
-    lineEnd: number,
-    start: number,
-    end: number,
-    line: number,
-    parent: SectionNode | null,
-    /** The logical line's text (the file itself for a line without continuations) and the comment's part of it. */
-    private readonly source: string,
-    private readonly from: number,
-    private readonly to: number,
-  ) {
-    super(lineStart, lineEnd, start, end, line, parent);
-  }
+  declare readonly type: 'comment';
 
   get text(): string {
-    return this.source.slice(this.from, this.to);
+    return this.table.logical(this.index).s.slice(this.table.from[this.index], this.table.last(this.index));
   }
 }
 
@@ -155,35 +244,96 @@ class Comment extends Line implements CommentNode {
  * only cost memory and garbage collection.
  */
 class Directive extends Line implements DirectiveNode {
-  readonly type = 'directive' as const;
+  declare readonly type: 'directive';
   private words: Token[] | null = null;
   constructor(
-    lineStart: number,
-    lineEnd: number,
-    start: number,
-    end: number,
-    line: number,
+    table: LineTable,
+    index: number,
     parent: SectionNode | null,
     /** The name in lower case (shared between directives of the same name). */
     readonly key: string,
     /** The name token when it was made at once (a quoted name or one with a backslash), else null. */
     private nameToken: Token | null,
-    /** The logical line, where the name starts in it, and the part of it after the name. */
-    private readonly logical: Logical,
-    private readonly nameFrom: number,
-    private readonly argsFrom: number,
-    private readonly argsTo: number,
   ) {
-    super(lineStart, lineEnd, start, end, line, parent);
+    super(table, index, parent);
   }
 
   get name(): Token {
-    return (this.nameToken ??= readWord(this.logical, this.nameFrom, this.argsTo));
+    return (this.nameToken ??= readWord(this.table.logical(this.index), this.table.first(this.index), this.table.from[this.index]));
   }
 
   get args(): Token[] {
-    return (this.words ??= this.argsFrom < this.argsTo ? tokenize(this.logical, this.argsFrom, this.argsTo) : []);
+    if (this.words === null) {
+      const from = this.table.from[this.index];
+      const to = this.table.last(this.index);
+      this.words = from < to ? tokenize(this.table.logical(this.index), from, to) : [];
+    }
+    return this.words;
   }
+}
+
+/** A section's opening tag. */
+class Open extends Line implements SectionOpen {
+  declare readonly type: 'open';
+  constructor(table: LineTable, index: number, parent: SectionNode | null, readonly section: SectionNode) {
+    super(table, index, parent);
+  }
+}
+
+/** A section's closing tag. Its name token is cut out of it when first asked for. */
+class Close extends Line implements SectionClose {
+  declare readonly type: 'close';
+  private nameToken: Token | null = null;
+  constructor(table: LineTable, index: number, parent: SectionNode | null, readonly section: SectionNode | null) {
+    super(table, index, parent);
+  }
+
+  get name(): Token {
+    const t = this.table;
+    return (this.nameToken ??= nameToken(t.logical(this.index), t.first(this.index) + 2, t.from[this.index]));
+  }
+}
+
+/** A section. Its name token and arguments are cut out of its opening tag when first asked for. */
+class Section implements SectionNode {
+  declare readonly type: 'section';
+  open!: SectionOpen;
+  close: SectionClose | null = null;
+  children: ChildNode[] = [];
+  private nameToken: Token | null = null;
+  private words: Token[] | null = null;
+  constructor(
+    private readonly table: LineTable,
+    /** The opening tag's line. */
+    private readonly index: number,
+    readonly key: string,
+    public parent: SectionNode | null,
+    readonly depth: number,
+  ) {}
+
+  get name(): Token {
+    const t = this.table;
+    return (this.nameToken ??= nameToken(t.logical(this.index), t.first(this.index) + 1, t.from[this.index]));
+  }
+
+  get args(): Token[] {
+    if (this.words === null) {
+      const t = this.table;
+      const l = t.logical(this.index);
+      const e = t.from[this.index];
+      const b = t.last(this.index);
+      // The arguments end at the last '>' of the tag, or at the end of a tag that has none.
+      const gt = l.s.lastIndexOf('>', b - 1);
+      const argsEnd = gt < e ? b : gt;
+      this.words = e < argsEnd ? tokenize(l, e, argsEnd) : [];
+    }
+    return this.words;
+  }
+}
+
+// The node kind is the same for every node of a class: one property on the prototype, not one per node.
+for (const [cls, type] of [[Blank, 'blank'], [Comment, 'comment'], [Directive, 'directive'], [Open, 'open'], [Close, 'close'], [Section, 'section']] as const) {
+  Object.defineProperty(cls.prototype, 'type', { value: type, enumerable: true });
 }
 
 /** Directive keys by name as written: a file repeats a few dozen names thousands of times. */
@@ -230,6 +380,9 @@ export function parse(text: string): ConfigDocument {
   const lineStarts: number[] = [0];
   const stack: SectionNode[] = [];
   const n = text.length;
+  let physical = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) physical++;
+  const table = new LineTable(text, physical);
 
   const nul = text.indexOf('\u0000');
   if (nul >= 0) {
@@ -243,7 +396,7 @@ export function parse(text: string): ConfigDocument {
 
   let top: SectionNode | null = null;
   let into: ChildNode[] = children;
-  const single: Logical = { s: text, segs: null };
+  const single = table.single;
 
   let pos = 0;
   let physLine = 0;
@@ -253,7 +406,6 @@ export function parse(text: string): ConfigDocument {
     let l: Logical;
     let a: number;
     let b: number;
-    let lineEnd: number;
     // The first physical line; most logical lines end here.
     let nl = text.indexOf('\n', pos);
     let physEnd = nl < 0 ? n : nl;
@@ -264,21 +416,17 @@ export function parse(text: string): ConfigDocument {
       l = single;
       a = pos;
       b = physEnd;
-      if (nl < 0) {
-        pos = n;
-        lineEnd = n;
-      } else {
+      if (nl < 0) pos = n;
+      else {
         pos = nl + 1;
         physLine++;
         lineStarts.push(pos);
-        lineEnd = pos;
       }
     } else {
       // Gather physical lines while they end in a continuation backslash.
       const segs: number[] = [];
       const parts: string[] = [];
       let joinedLen = 0;
-      lineEnd = n;
       for (;;) {
         let contentEnd = physEnd;
         let continued = false;
@@ -295,29 +443,29 @@ export function parse(text: string): ConfigDocument {
         joinedLen += contentEnd - pos;
         if (nl < 0) {
           pos = n;
-          lineEnd = n;
           break;
         }
         pos = nl + 1;
         physLine++;
         lineStarts.push(pos);
-        if (!continued || pos >= n) {
-          lineEnd = pos;
-          break;
-        }
+        if (!continued || pos >= n) break;
         nl = text.indexOf('\n', pos);
         physEnd = nl < 0 ? n : nl;
       }
-      l = { s: parts.join(''), segs };
+      l = { s: parts.join(''), segs, a: 0, b: 0 };
       a = 0;
       b = joinedLen;
     }
     const s = l.s;
     while (a < b && isSpace(s.charCodeAt(a))) a++;
     while (b > a && isSpace(s.charCodeAt(b - 1))) b--;
+    if (l !== single) {
+      l.a = a;
+      l.b = b;
+    }
 
     if (a >= b) {
-      const node: LineNode = { type: 'blank', lineStart, lineEnd, start: lineStart, end: lineStart, line: startLine, parent: top };
+      const node: LineNode = new Blank(table, table.add(lineStart, lineStart, lineStart, startLine, 0, single), top);
       lines.push(node);
       into.push(node);
       continue;
@@ -326,7 +474,7 @@ export function parse(text: string): ConfigDocument {
     const end = mapEnd(l, a, b);
     const first = s.charCodeAt(a);
     if (first === 35 /* # */) {
-      const node: LineNode = new Comment(lineStart, lineEnd, start, end, startLine, top, s, a, b);
+      const node: LineNode = new Comment(table, table.add(lineStart, start, end, startLine, a, l), top);
       lines.push(node);
       into.push(node);
       continue;
@@ -335,11 +483,10 @@ export function parse(text: string): ConfigDocument {
       // Closing tag: </Name> (white space before '>' tolerated).
       let e = a + 2;
       while (e < b && s.charCodeAt(e) !== 62 && !isSpace(s.charCodeAt(e))) e++;
-      const name = nameToken(l, a + 2, e);
-      const nameRaw = name.raw;
+      const nameRaw = s.slice(a + 2, e);
       const gt = s.lastIndexOf('>', b - 1);
       const restEmpty = gt >= e ? s.slice(e, gt).trim().length === 0 : s.slice(e, b).trim().length === 0;
-      const key = nameRaw.toLowerCase();
+      const key = keyOf(nameRaw);
       let idx = -1;
       for (let i = stack.length - 1; i >= 0; i--) {
         if (stack[i].key === key) {
@@ -361,7 +508,7 @@ export function parse(text: string): ConfigDocument {
           start,
           end,
         });
-        const node: SectionClose = { type: 'close', lineStart, lineEnd, start, end, line: startLine, parent: top, name, section: null };
+        const node: SectionClose = new Close(table, table.add(lineStart, start, end, startLine, e, l), top, null);
         lines.push(node);
         into.push(node);
         continue;
@@ -377,7 +524,7 @@ export function parse(text: string): ConfigDocument {
         });
       }
       const target = stack.pop()!;
-      const node: SectionClose = { type: 'close', lineStart, lineEnd, start, end, line: startLine, parent: target, name, section: target };
+      const node: SectionClose = new Close(table, table.add(lineStart, start, end, startLine, e, l), target, target);
       target.close = node;
       target.children.push(node);
       // Its children are all in: keep them in an array of their exact size (see tokenize).
@@ -393,29 +540,16 @@ export function parse(text: string): ConfigDocument {
       if (e === a + 1) {
         errors.push({ code: 'empty-section-name', message: "A '<' must be followed directly by a section name.", start, end });
         // Keep it as a directive so nesting is not disturbed.
-        addDirective(l, a, b, lineStart, lineEnd, start, end, startLine);
+        addDirective(l, a, b, lineStart, start, end, startLine);
         continue;
       }
-      const gt = s.lastIndexOf('>', b - 1);
-      let argsEnd = b;
-      if (gt < e) {
+      if (s.lastIndexOf('>', b - 1) < e) {
         errors.push({ code: 'missing-gt', message: `The section tag <${s.slice(a + 1, e)}> has no closing '>'.`, start, end });
-      } else argsEnd = gt;
-      const name = nameToken(l, a + 1, e);
-      const args = e < argsEnd ? tokenize(l, e, argsEnd) : [];
-      const section = {
-        type: 'section' as const,
-        name,
-        key: name.raw.toLowerCase(),
-        args,
-        open: null as unknown as SectionOpen,
-        close: null,
-        children: [] as ChildNode[],
-        parent: top,
-        depth: stack.length + 1,
-      } as SectionNode;
-      const open: SectionOpen = { type: 'open', lineStart, lineEnd, start, end, line: startLine, parent: top, section };
-      (section as { open: SectionOpen }).open = open;
+      }
+      const index = table.add(lineStart, start, end, startLine, e, l);
+      const section = new Section(table, index, keyOf(s.slice(a + 1, e)), top, stack.length + 1);
+      const open: SectionOpen = new Open(table, index, top, section);
+      section.open = open;
       lines.push(open);
       into.push(section);
       sections.push(section);
@@ -424,7 +558,7 @@ export function parse(text: string): ConfigDocument {
       into = section.children;
       continue;
     }
-    addDirective(l, a, b, lineStart, lineEnd, start, end, startLine);
+    addDirective(l, a, b, lineStart, start, end, startLine);
   }
 
   for (let i = stack.length - 1; i >= 0; i--) {
@@ -440,7 +574,7 @@ export function parse(text: string): ConfigDocument {
 
   return { text, children, lines, sections, directives, errors, lineStarts };
 
-  function addDirective(l: Logical, a: number, b: number, lineStart: number, lineEnd: number, start: number, end: number, line: number): void {
+  function addDirective(l: Logical, a: number, b: number, lineStart: number, start: number, end: number, line: number): void {
     // `a` is the first non-blank character of the line, so the name starts there. A plain name
     // (no quote, no backslash: nearly all) needs no token yet, only its key.
     const s = l.s;
@@ -455,10 +589,10 @@ export function parse(text: string): ConfigDocument {
     }
     let node: DirectiveNode;
     if (plain) {
-      node = new Directive(lineStart, lineEnd, start, end, line, top, keyOf(s.slice(a, e)), null, l, a, e, b);
+      node = new Directive(table, table.add(lineStart, start, end, line, e, l), top, keyOf(s.slice(a, e)), null);
     } else {
       const name = readWord(l, a, b);
-      node = new Directive(lineStart, lineEnd, start, end, line, top, keyOf(name.value), name, l, a, wordEnd, b);
+      node = new Directive(table, table.add(lineStart, start, end, line, wordEnd, l), top, keyOf(name.value), name);
     }
     lines.push(node);
     directives.push(node);
