@@ -795,7 +795,8 @@ const MAX_EXCLUSIVE_TESTS = 5;
 export function exclusiveTests(doc: ConfigDocument): Array<{ key: string; line: number; label: string }> {
   const seen = new Map<string, { pos: boolean; neg: boolean; line: number; label: string }>();
   const settled = settledByFile(doc);
-  for (const s of doc.sections) {
+  for (let ix = 0; ix < doc.sections.length; ix++) {
+    const s = doc.sections[ix];
     const t = testKeyOf(s);
     if (!t || settled(t.key) !== undefined) continue;
     // Tests the servers' kinds settle (<IfModule mod_authz_core.c>) are read as such already.

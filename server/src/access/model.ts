@@ -325,7 +325,8 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
   const scopes: Scope[] = [];
   const scopeOfSection = new Map<SectionNode, Scope>();
   const aliases = new Set<string>();
-  for (const s of doc.sections) {
+  for (let ix = 0; ix < doc.sections.length; ix++) {
+    const s = doc.sections[ix];
     if (s.key === 'authzprovideralias' && s.args.length >= 2) aliases.add(s.args[1].value);
   }
 

@@ -101,7 +101,8 @@ export interface PlanOptions {
 
 /** One level of indentation as the file writes it (difference between a section and its first child). */
 export function indentUnit(doc: ConfigDocument): string {
-  for (const s of doc.sections) {
+  for (let ix = 0; ix < doc.sections.length; ix++) {
+    const s = doc.sections[ix];
     const first = s.children.find((c) => c.type === 'directive' || c.type === 'section');
     if (!first) continue;
     const at = first.type === 'section' ? first.open.start : first.start;
@@ -289,7 +290,8 @@ const SETS_ENV = new Map<string, number>([
  */
 function envNamesTested(doc: ConfigDocument): Set<string> | null {
   const out = new Set<string>();
-  for (const d of doc.directives) {
+  for (let ix = 0; ix < doc.directives.length; ix++) {
+    const d = doc.directives[ix];
     if (d.key === 'allow' || d.key === 'deny') {
       for (const a of d.args) {
         const v = a.value.toLowerCase();
@@ -1098,7 +1100,8 @@ function onView(view: View | null, edits: readonly OffsetEdit[]): Reading | null
  */
 function scopesReadDifferently(doc: ConfigDocument, model: AccessModel): Scope[] {
   const out = new Set<Scope>();
-  for (const d of doc.directives) {
+  for (let ix = 0; ix < doc.directives.length; ix++) {
+    const d = doc.directives[ix];
     if (!d.parent || !isAccessKey(d.key) || !readDependsOnCompat(d.parent)) continue;
     const onlyOriginal = readersInside(d.parent).has('httpd24compat');
     if (onlyOriginal && (COMPAT_OR_REQUIRE.test(d.key))) continue;

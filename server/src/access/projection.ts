@@ -61,7 +61,8 @@ function mustKeep(model: AccessModel): Set<SectionNode> | null {
   const mark = (s: SectionNode) => {
     for (let p: SectionNode | null = s; p && !set!.has(p); p = p.parent) set!.add(p);
   };
-  for (const s of model.doc.sections) {
+  for (let ix = 0; ix < model.doc.sections.length; ix++) {
+    const s = model.doc.sections[ix];
     if (PINNED.has(s.key)) mark(s);
     const sc = model.scopeOfSection.get(s);
     if (sc && bearsSettings(sc)) mark(s);

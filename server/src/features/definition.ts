@@ -30,7 +30,8 @@ type Target =
 
 /** Every token of a document with the directive or section that holds it. */
 function* tokens(doc: ConfigDocument): Generator<{ token: Token; owner: DirectiveNode | SectionNode; isName: boolean; index: number }> {
-  for (const line of doc.lines) {
+  for (let ix = 0; ix < doc.lines.length; ix++) {
+    const line = doc.lines[ix];
     if (line.type === 'directive') {
       yield { token: line.name, owner: line, isName: true, index: -1 };
       for (let i = 0; i < line.args.length; i++) yield { token: line.args[i], owner: line, isName: false, index: i };

@@ -51,7 +51,8 @@ export function flattenGraph(graph: ConfigGraph, maxChars = MAX_FLAT_CHARS): Fla
     if (!file || stack.includes(path)) return;
     stack.push(path);
     const doc = file.doc;
-    for (const node of doc.lines) {
+    for (let ix = 0; ix < doc.lines.length; ix++) {
+      const node = doc.lines[ix];
       if (truncated) break;
       const list = node.type === 'directive' ? targets.get(node) : undefined;
       if (list) {

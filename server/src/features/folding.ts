@@ -19,7 +19,9 @@ export function foldingRanges(doc: ConfigDocument): FoldingRange[] {
     byStart.set(startLine, r);
   };
 
-  for (const s of doc.sections) {
+  for (let ix = 0; ix < doc.sections.length; ix++) {
+
+    const s = doc.sections[ix];
     const openLast = lastLineOf(doc, s.open);
     if (s.close) {
       // Fold down to the line before the closing tag, when there is at least one line between the tags.

@@ -119,7 +119,9 @@ export function formatEdits(doc: ConfigDocument, options: FormatOptions, range?:
   const edits: OffsetEdit[] = [];
   const inRange = (line: number): boolean => !range || (line >= range.startLine && line <= range.endLine);
 
-  for (const node of doc.lines) {
+  for (let ix = 0; ix < doc.lines.length; ix++) {
+
+    const node = doc.lines[ix];
     const phys = physicalLines(text, node.lineStart, node.lineEnd);
 
     if (node.type === 'blank') {

@@ -108,7 +108,8 @@ export function walkPathEnvironment(
 ): void {
   const defines = new Map<string, string>();
   let serverRoot: string | undefined;
-  for (const d of doc.directives) {
+  for (let ix = 0; ix < doc.directives.length; ix++) {
+    const d = doc.directives[ix];
     if (visit(d, { root: serverRoot ?? options.serverRoot ?? options.baseDir, defines }) === false) return;
     if (d.key === 'define' && d.args.length >= 2) defines.set(d.args[0].value, d.args[1].value);
     else if (d.key === 'undefine' && d.args[0]) defines.delete(d.args[0].value);

@@ -303,7 +303,8 @@ export function settledByFile(doc: { directives: readonly { key: string; args: r
   if (!known) {
     known = new Map();
     const firstLoad = new Map<string, number>();
-    for (const d of doc.directives) {
+    for (let ix = 0; ix < doc.directives.length; ix++) {
+      const d = doc.directives[ix];
       if (d.key !== 'loadmodule' || !d.args.length) continue;
       let plain = true;
       for (let p = d.parent; p && plain; p = p.parent) if (!readBy24Surely(p)) plain = false;
@@ -313,7 +314,8 @@ export function settledByFile(doc: { directives: readonly { key: string; args: r
     }
     if (firstLoad.size) {
       const firstTest = new Map<string, number>();
-      for (const s of doc.sections) {
+      for (let ix = 0; ix < doc.sections.length; ix++) {
+        const s = doc.sections[ix];
         if (s.key !== 'ifmodule') continue;
         const t = testKeyOf(s);
         if (t && !firstTest.has(t.key)) firstTest.set(t.key, s.open.start);

@@ -194,7 +194,8 @@ export function loadConfigGraph(host: WorkspaceHost, root: string, options: Work
     const doc = parse(text);
     const file: WorkspaceFile = { path, doc, context, includedBy };
     files.push(file);
-    for (const d of doc.directives) {
+    for (let ix = 0; ix < doc.directives.length; ix++) {
+      const d = doc.directives[ix];
       if (d.key === 'serverroot' && d.args[0] && depth === 0 && !options.serverRoot) serverRoot = d.args[0].value;
       if (d.key !== 'include' && d.key !== 'includeoptional') continue;
       const arg = d.args[0]?.value;

@@ -31,7 +31,8 @@ export const compatSwitchRule: Rule = {
   summary: 'Access lines that only a server with mod_access_compat reads, or only one without it: unloading the module changes them.',
   check({ doc }) {
     const out: Finding[] = [];
-    for (const d of doc.directives) {
+    for (let ix = 0; ix < doc.directives.length; ix++) {
+      const d = doc.directives[ix];
       if (!d.parent || !isAccessKey(d.key)) continue;
       const r = readers(d);
       const plain = r.has('httpd24');

@@ -35,7 +35,8 @@ export const configNiceRule: Rule = {
   check({ doc, uri }) {
     if (!isConfigNice(uri)) return [];
     const out: Finding[] = [];
-    for (const d of doc.directives) {
+    for (let ix = 0; ix < doc.directives.length; ix++) {
+      const d = doc.directives[ix];
       for (const t of [d.name, ...d.args]) {
         const opt = t.value;
         const fact = OPTIONS.find((o) => o.pattern.test(opt));

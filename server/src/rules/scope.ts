@@ -34,7 +34,8 @@ export function readers(node: { parent: SectionNode | null }): ReadonlySet<Reade
 /** Directives grouped by their scope (null = top level), in document order. */
 export function directivesByScope(doc: ConfigDocument): Map<SectionNode | null, DirectiveNode[]> {
   const out = new Map<SectionNode | null, DirectiveNode[]>();
-  for (const d of doc.directives) {
+  for (let ix = 0; ix < doc.directives.length; ix++) {
+    const d = doc.directives[ix];
     const s = scopeOf(d);
     let list = out.get(s);
     if (!list) out.set(s, (list = []));

@@ -17,7 +17,8 @@ export function collectSuppressions(doc: ConfigDocument): Suppressions {
   const spans: Array<{ start: number; end: number; rules: Set<string> | null }> = [];
   let pending: Set<string> | null | undefined;
   const text = doc.text;
-  for (const node of doc.lines) {
+  for (let ix = 0; ix < doc.lines.length; ix++) {
+    const node = doc.lines[ix];
     if (node.type === 'comment') {
       // Only a comment whose first word starts with an `a` can be a mark: the others are not read.
       let i = node.start + 1;

@@ -50,7 +50,8 @@ export const changedSyntaxRule: Rule = {
   summary: 'Arguments 2.4 refuses at start-up: `DebugLevel=N` of `CharsetOptions`/`ExtFilterOptions` (fix drops it), the 2.2 form of `FilterProvider`.',
   check({ doc }) {
     const out: Finding[] = [];
-    for (const d of doc.directives) {
+    for (let ix = 0; ix < doc.directives.length; ix++) {
+      const d = doc.directives[ix];
       if (DEBUG_LEVEL_DIRECTIVES.has(d.key)) {
         const bad = d.args.filter((a) => /^debuglevel=/i.test(a.value));
         if (!bad.length) continue;
@@ -107,7 +108,8 @@ export const changedBehaviorRule: Rule = {
     const forwardProxy = directivesNamed(doc, 'proxyrequests').some((d) => d.args[0]?.value.toLowerCase() === 'on');
     const hasRevocationCheck = hasDirective(doc, 'sslcarevocationcheck');
     let crlReported = false;
-    for (const d of doc.directives) {
+    for (let ix = 0; ix < doc.directives.length; ix++) {
+      const d = doc.directives[ix];
       if (LOG_DIRECTIVES.has(d.key) && d.args[0]) {
         const target = d.args[0];
         const v = target.value;

@@ -42,7 +42,8 @@ export function checkConfiguration(graph: ConfigGraph): WorkspaceFinding[] {
   const compatLoads: Array<{ path: string; d: DirectiveNode }> = [];
   let compatUsed = false;
   for (const f of graph.files) {
-    for (const d of f.doc.directives) {
+    for (let ix = 0; ix < f.doc.directives.length; ix++) {
+      const d = f.doc.directives[ix];
       if (d.key === 'loadmodule' && d.args[0]) {
         loads++;
         const m = getModule(d.args[0].value);
@@ -56,7 +57,8 @@ export function checkConfiguration(graph: ConfigGraph): WorkspaceFinding[] {
   }
   if (!loads) return out;
   for (const f of graph.files) {
-    for (const d of f.doc.directives) {
+    for (let ix = 0; ix < f.doc.directives.length; ix++) {
+      const d = f.doc.directives[ix];
       const fact = getDirective(d.key);
       if (!fact || fact.status !== 'current' || !fact.module) continue;
       const mod = fact.module.toLowerCase();

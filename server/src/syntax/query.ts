@@ -16,7 +16,8 @@ const NONE: readonly DirectiveNode[] = Object.freeze([]);
 export function directivesByKey(doc: ConfigDocument): ReadonlyMap<string, readonly DirectiveNode[]> {
   if (lastDoc === doc && lastIndex) return lastIndex;
   const m = new Map<string, DirectiveNode[]>();
-  for (const d of doc.directives) {
+  for (let ix = 0; ix < doc.directives.length; ix++) {
+    const d = doc.directives[ix];
     const list = m.get(d.key);
     if (list) list.push(d);
     else m.set(d.key, [d]);
