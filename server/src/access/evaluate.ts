@@ -945,7 +945,8 @@ function evaluateWith(model: AccessModel, request: Request, test: ScopeTest, c: 
     hostName,
     env: new Set(env.keys()),
     credentials: request.credentials ?? { kind: 'none' },
-    inGroup: (u, g) => (groups[g] ?? []).includes(u),
+    // Own entries only: a group may be named `constructor`.
+    inGroup: (u, g) => (Object.hasOwn(groups, g) ? groups[g] : []).includes(u),
   };
   return evaluateApplied(applied, client, true);
 }

@@ -11,7 +11,7 @@
  * Directives in branches the chosen reader skips (<IfModule !mod_authz_core.c>
  * for a 2.4 server…) are left out.
  */
-import { hasDirective, type ConfigDocument, type DirectiveNode, type SectionNode, type Token } from '../syntax';
+import { hasDirective, wordTable, type ConfigDocument, type DirectiveNode, type SectionNode, type Token } from '../syntax';
 import type { FileContext } from '../model/context';
 import { NOTHING_SETTLED, readersInside, settledByFile, testKeyOf, type Reader } from '../model/guards';
 import { getProvider } from '../facts/providers';
@@ -235,7 +235,7 @@ export interface AccessModel {
   aliases: Set<string>;
 }
 
-const SCOPE_KEYS: Record<string, ScopeKind> = {
+const SCOPE_KEYS: Readonly<Record<string, ScopeKind | undefined>> = wordTable({
   directory: 'directory',
   directorymatch: 'directorymatch',
   files: 'files',
@@ -248,11 +248,11 @@ const SCOPE_KEYS: Record<string, ScopeKind> = {
   virtualhost: 'virtualhost',
   proxy: 'proxy',
   proxymatch: 'proxymatch',
-};
+});
 
 /** Wrappers whose content belongs to the scope around them. */
 const TRANSPARENT = new Set(['ifmodule', 'ifdefine', 'ifversion', 'iffile', 'ifdirective', 'ifsection']);
-const CONTAINER_OP: Record<string, 'all' | 'any' | 'none'> = { requireall: 'all', requireany: 'any', requirenone: 'none' };
+const CONTAINER_OP: Readonly<Record<string, 'all' | 'any' | 'none' | undefined>> = wordTable({ requireall: 'all', requireany: 'any', requirenone: 'none' });
 
 export const COMPAT_KEYS = new Set(['order', 'allow', 'deny', 'satisfy']);
 const AUTHZ_KEYS = new Set(['require', 'authmerging', 'authzsendforbiddenonfailure']);

@@ -14,6 +14,7 @@
  * prefix of the hovered one, `<Location />`, …). Only this file is read.
  */
 import type { ConfigDocument, SectionNode } from '../syntax';
+import { wordTable } from '../syntax';
 import type { FileContext } from '../model/context';
 import {
   appliedScopes,
@@ -221,13 +222,13 @@ export function accessSummary(doc: ConfigDocument, section: SectionNode, context
   return { request: where.join(', '), columns, rows };
 }
 
-const STATUS_TEXT: Record<string, string> = {
+const STATUS_TEXT: Readonly<Record<string, string | undefined>> = wordTable({
   '200': '200 in',
   '401': '401 login',
   '403': '403 refused',
   '500': '500 error',
   null: 'depends',
-};
+});
 
 export function accessSummaryMarkdown(summary: AccessSummary): string {
   const lines: string[] = [];

@@ -28,7 +28,7 @@ import {
   TextEdit,
 } from 'vscode-languageserver-types';
 import type { ConfigDocument, DirectiveNode, LineNode, SectionNode, Token } from '../syntax';
-import { rangeOf } from '../syntax';
+import { rangeOf, wordTable } from '../syntax';
 import type { FileContext } from '../model/context';
 import type { DirectiveFact, ModuleFact } from '../facts/types';
 import { PROVIDERS } from '../facts/providers';
@@ -85,7 +85,7 @@ const DIRECTORY_LIKE = new Set([
 ]);
 
 /** Snippet arguments for common sections (the catalog's syntax line is used for the rest). */
-const SECTION_ARGS: Record<string, string> = {
+const SECTION_ARGS: Readonly<Record<string, string | undefined>> = wordTable({
   virtualhost: '*:${1:80}',
   directory: '"${1:/path}"',
   directorymatch: '"${1:^/path}"',
@@ -110,7 +110,7 @@ const SECTION_ARGS: Record<string, string> = {
   limit: '${1:GET POST}',
   limitexcept: '${1:GET POST}',
   macro: '${1:name} ${2:\\$param}',
-};
+});
 
 const OPTIONS_FLAGS = ['All', 'ExecCGI', 'FollowSymLinks', 'Includes', 'IncludesNOEXEC', 'Indexes', 'MultiViews', 'SymLinksIfOwnerMatch', 'None'];
 const OVERRIDE_CLASSES = ['All', 'None', 'AuthConfig', 'FileInfo', 'Indexes', 'Limit', 'Options', 'Options=', 'Nonfatal='];
@@ -119,22 +119,22 @@ const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'CONNE
 const AUTHN_PROVIDERS = ['file', 'dbm', 'dbd', 'ldap', 'socache', 'anon'];
 
 /** Hand-kept value lists, for directives whose syntax line does not spell them out. */
-const VALUES: Record<string, string[]> = {
+const VALUES: Readonly<Record<string, string[] | undefined>> = wordTable({
   authtype: ['Basic', 'Digest', 'Form', 'None'],
   authmerging: ['Off', 'And', 'Or'],
   satisfy: ['Any', 'All'],
   order: ['Deny,Allow', 'Allow,Deny', 'Mutual-failure'],
-};
+});
 
 /** 2.2 access directives, deprecated even if the catalog does not say. */
 const COMPAT_ONLY = new Set(['order', 'satisfy', 'allow', 'deny']);
 
 /** Directives whose every argument takes one of a list (flags may repeat). */
-const MULTI: Record<string, readonly string[]> = {
+const MULTI: Readonly<Record<string, readonly string[] | undefined>> = wordTable({
   authbasicprovider: AUTHN_PROVIDERS,
   authdigestprovider: AUTHN_PROVIDERS,
   authformprovider: AUTHN_PROVIDERS,
-};
+});
 
 interface Word {
   /** Replace range in offsets. */
@@ -375,16 +375,18 @@ function argumentItems(
     case 'loadmodule':
       return loadModuleItems(doc, catalog, d, argIndex, w, options);
   }
-  if (MULTI[d.key]) {
+  const multi = MULTI[d.key];
+  if (multi) {
     const used = new Set(others.map((t) => t.value));
-    return valueItems(doc, w, MULTI[d.key].filter((v) => !used.has(v)));
+    return valueItems(doc, w, multi.filter((v) => !used.has(v)));
   }
   const which = FILE_ARGUMENTS[d.key];
   if (which !== undefined && (which === 'all' || which === argIndex)) {
     if (!isFileValue(d.key, w.prefix)) return [];
     return pathItems(doc, d, w, options);
   }
-  if (VALUES[d.key] && argIndex === 0) return valueItems(doc, w, VALUES[d.key], { deprecated });
+  const values = VALUES[d.key];
+  if (values && argIndex === 0) return valueItems(doc, w, values, { deprecated });
   if (fact) {
     const params = parseSyntax(fact.syntax).params;
     const p = params[paramIndexFor(params, argIndex, true)];

@@ -136,7 +136,8 @@ export function buildRequest(q: ExplainQuery): Request {
   if (q.vhostStart !== undefined) r.vhostStart = q.vhostStart;
   if (q.defines) r.defines = [...q.defines];
   if (credentials.kind === 'valid' && q.groups?.length) {
-    const groups: Record<string, string[]> = {};
+    // No prototype: a group may be named `constructor` or `__proto__`.
+    const groups = Object.create(null) as Record<string, string[]>;
     for (const g of q.groups) groups[g] = [credentials.user];
     r.groups = groups;
   }

@@ -17,7 +17,7 @@
  */
 import { DocumentLink } from 'vscode-languageserver-types';
 import type { ConfigDocument, DirectiveNode, Token } from '../syntax';
-import { rangeOf } from '../syntax';
+import { rangeOf, wordTable } from '../syntax';
 import { hasGlob, isAbsolutePath, joinPath, normalizePath, pathToFileUri } from './paths';
 
 export interface LinkOptions {
@@ -32,7 +32,7 @@ export interface LinkOptions {
 }
 
 /** Which argument of which directive is a file path: an index, or 'all' for every argument. */
-export const FILE_ARGUMENTS: Readonly<Record<string, number | 'all'>> = {
+export const FILE_ARGUMENTS: Readonly<Record<string, number | 'all' | undefined>> = wordTable({
   include: 0,
   includeoptional: 0,
   loadmodule: 1,
@@ -59,7 +59,7 @@ export const FILE_ARGUMENTS: Readonly<Record<string, number | 'all'>> = {
   scriptlog: 0,
   typesconfig: 0,
   mimemagicfile: 0,
-};
+});
 
 const LOGS = new Set(['errorlog', 'customlog', 'transferlog']);
 

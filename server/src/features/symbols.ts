@@ -18,12 +18,12 @@
  */
 import { DocumentSymbol, SymbolKind } from 'vscode-languageserver-types';
 import type { ChildNode, ConfigDocument, DirectiveNode, SectionNode } from '../syntax';
-import { rangeOf } from '../syntax';
+import { rangeOf, wordTable } from '../syntax';
 import { argsText, clip, CONDITIONAL_SECTIONS, sectionEnd } from './util';
 
 export const MAX_SYMBOL_DEPTH = 64;
 
-const SECTION_KINDS: Record<string, SymbolKind> = {
+const SECTION_KINDS: Readonly<Record<string, SymbolKind | undefined>> = wordTable({
   virtualhost: SymbolKind.Namespace,
   directory: SymbolKind.Package,
   directorymatch: SymbolKind.Package,
@@ -41,10 +41,10 @@ const SECTION_KINDS: Record<string, SymbolKind> = {
   macro: SymbolKind.Function,
   authnprovideralias: SymbolKind.Class,
   authzprovideralias: SymbolKind.Class,
-};
+});
 
 /** Directives shown in the outline, with their kind. */
-const NOTABLE: Record<string, SymbolKind> = {
+const NOTABLE: Readonly<Record<string, SymbolKind | undefined>> = wordTable({
   servername: SymbolKind.Property,
   documentroot: SymbolKind.Property,
   include: SymbolKind.File,
@@ -59,7 +59,7 @@ const NOTABLE: Record<string, SymbolKind> = {
   proxypassmatch: SymbolKind.Field,
   rewritemap: SymbolKind.Variable,
   use: SymbolKind.Function,
-};
+});
 
 function sectionKind(key: string): SymbolKind {
   if (CONDITIONAL_SECTIONS.has(key)) return SymbolKind.Boolean;

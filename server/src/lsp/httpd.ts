@@ -57,7 +57,8 @@ export function findHttpdBinary(setting: string, envPath = process.env.PATH ?? '
  * are ignored.
  */
 export function parseEnvvars(text: string): Record<string, string> {
-  const vars: Record<string, string> = {};
+  // No prototype: a variable named like one of Object's members (`$constructor`) is simply unset.
+  const vars = Object.create(null) as Record<string, string>;
   for (const raw of text.split(/\r?\n/)) {
     const m = /^\s*export\s+([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(raw);
     if (!m) continue;
@@ -71,7 +72,7 @@ export function parseEnvvars(text: string): Record<string, string> {
     if (/[`]|\$\(/.test(value)) continue;
     vars[m[1]] = value;
   }
-  return vars;
+  return Object.fromEntries(Object.entries(vars));
 }
 
 /** The environment for the binary: Debian's envvars for apache2, when the file is there. */

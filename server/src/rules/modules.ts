@@ -14,20 +14,20 @@
  */
 import type { ConfigDocument, DirectiveNode, Finding, Rule } from './types';
 import { code, COMPAT_DIRECTIVES, deleteLine, in22Branch } from './scope';
-import { directivesNamed, hasDirective } from '../syntax';
+import { directivesNamed, hasDirective, wordTable } from '../syntax';
 import { getModule, isHttpdModule } from '../facts';
 import { isAccessKey } from '../access';
 import { readDependsOnCompat } from '../model/guards';
 
 /** 2.2 module ids 2.4 dropped, with what replaces them. */
-const REMOVED: Record<string, { replacement: string; renamedTo?: { id: string; file: string } }> = {
+const REMOVED: Readonly<Record<string, { replacement: string; renamedTo?: { id: string; file: string } } | undefined>> = wordTable({
   authn_default_module: { replacement: 'Its job (refusing when no other authentication module answered) is built into mod_authn_core in 2.4: delete the line.' },
   authz_default_module: { replacement: 'Its job (refusing when no other authorization module answered) is built into mod_authz_core in 2.4: delete the line.' },
   mem_cache_module: { replacement: 'Use mod_cache_disk, or mod_cache_socache for an in-memory cache.' },
   disk_cache_module: { replacement: 'It is called mod_cache_disk in 2.4.', renamedTo: { id: 'cache_disk_module', file: 'mod_cache_disk.so' } },
   authn_alias_module: { replacement: '`<AuthnProviderAlias>` is part of mod_authn_core in 2.4: delete the line.' },
   imap_module: { replacement: 'It is called mod_imagemap since 2.2.', renamedTo: { id: 'imagemap_module', file: 'mod_imagemap.so' } },
-};
+});
 
 function loadModules(doc: ConfigDocument): DirectiveNode[] {
   return directivesNamed(doc, 'loadmodule').filter((d) => d.args.length >= 1);

@@ -8,3 +8,12 @@
 export function detached(s: string): string {
   return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
 }
+
+/**
+ * A constant table looked up by words from a user's file (directive and section names, module
+ * ids). It has no prototype, so a word such as `constructor` or `__proto__` finds nothing instead
+ * of one of Object's own members.
+ */
+export function wordTable<T>(entries: Record<string, T>): Readonly<Record<string, T | undefined>> {
+  return Object.freeze(Object.assign(Object.create(null) as Record<string, T>, entries));
+}
