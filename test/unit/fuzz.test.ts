@@ -16,6 +16,7 @@ import fc from 'fast-check';
 import { parse, print, type ConfigDocument, type Token } from '../../server/src/syntax';
 import { createService } from '../../server/src/service';
 import { FILE_CONTEXTS } from '../../server/src/model/context';
+import { evalCondition } from '../../server/src/access/evaluate';
 
 const repo = path.resolve(__dirname, '../..');
 const corpus = path.resolve(repo, '../shared/corpus');
@@ -222,9 +223,25 @@ describe('fuzz: parser and analysis on mutated real files', () => {
       ['170,000 physical lines joined by continuations (1 MB)', () => 'Foo \\\n'.repeat(170_000)],
       ['1 MB of CR', () => 'Listen 80' + '\r'.repeat(MB)],
       ['1 MB of NUL', () => '\u0000'.repeat(MB)],
+      // Patterns such as /\/+$/ and /\[!?([^\]])[^\]]*\]/g took time quadratic in these runs
+      // (39 s and 109 s for 200 KB in the full pass); they are loops now.
+      ['200 KB of slashes in <Directory> paths', () => `<Directory /${'/'.repeat(200_000)}x>\nOrder allow,deny\nAllow from all\nRequire all granted\n</Directory>\n<Directory /${'/'.repeat(200_000)}x>\nRequire all denied\n</Directory>\n`],
+      ['200 KB of [ in a <Directory> glob', () => `<Directory /srv/${'['.repeat(200_000)}>\nOrder deny,allow\nDeny from all\n</Directory>\n`],
+      ['200 KB of [ in a <Files> glob beside a <Directory>', () => `<Directory /srv>\nOrder allow,deny\nAllow from all\n</Directory>\n<Files "${'['.repeat(200_000)}*">\nOrder deny,allow\nDeny from all\n</Files>\n`],
     ];
     for (const [name, make] of cases) {
       it(name, () => checkText(make(), 'server'));
     }
+    it('links and definitions in a word of 200 KB of ${ without }', () => {
+      const text = `Define X /srv\nInclude ${'${'.repeat(100_000)}\nServerName ${'${'.repeat(100_000)}\n`;
+      const a = service.analyze({ text, uri: 'file:///fuzz/site.conf', context: 'server' });
+      service.documentLinks(a);
+      for (const line of [1, 2]) for (const character of [8, 12, 100]) service.definition(a, { line, character });
+    });
+    it('an <If> condition of 200 KB of blanks', () => {
+      const ctx = { headers: new Map<string, string>(), uri: '/', method: 'GET', addr: '127.0.0.1' };
+      assert.equal(evalCondition(`a${' '.repeat(200_000)}b`, ctx), undefined);
+      assert.equal(evalCondition(`%{REQUEST_METHOD} == 'GET'`, ctx), true);
+    });
   });
 });

@@ -617,9 +617,8 @@ export function fnmatchPath(pattern: string, s: string): boolean {
   let re = GLOB_CACHE.get(pattern);
   if (re === undefined) {
     const own = detached(pattern);
-    const src = globToRegExp(own).source.replace(/\.\*/g, '[^/]*').replace(/(^|[^\\])\.(?!\*)/g, '$1[^/]');
     try {
-      re = new RegExp(src);
+      re = globToRegExp(own, true);
     } catch {
       re = null;
     }
@@ -654,8 +653,10 @@ export function dirApplies(s: Scope, filename: string): boolean {
   if (s.regex) return cachedRegExp(s.pattern)?.test(filename) ?? false;
   const pat = normPath(s.pattern);
   if (pat === '/') return true;
-  const dir = filename.endsWith('/') ? filename : filename.slice(0, filename.lastIndexOf('/') + 1);
-  const nd = normPath(dir);
+  // httpd's directory walk tests each leading part of the path, the file itself last: on httpd
+  // <Directory "/srv/a.html"> and <Directory "/srv/*"> both apply to /srv/a.html (an existing file
+  // requested without extra path).
+  const nd = normPath(filename);
   if (!/[*?[]/.test(pat)) {
     // The first components of the directory equal the pattern: the same as comparing component lists.
     return nd === pat || nd.startsWith(pat + '/');
@@ -961,8 +962,13 @@ interface ExprContext {
   addr: string;
 }
 
+const MAX_EXPRESSION = 4096;
+
 /** The value of a simple ap_expr condition, or undefined when it is beyond this evaluator. */
 export function evalCondition(expr: string, ctx: ExprContext): boolean | undefined {
+  // The patterns below take time quadratic in long runs of blanks: a condition this long is not
+  // one of the usual ones anyway.
+  if (expr.length > MAX_EXPRESSION) return undefined;
   const e = expr.trim();
   if (e.startsWith('!')) {
     const v = evalCondition(e.slice(1).replace(/^\s*\((.*)\)\s*$/, '$1'), ctx);

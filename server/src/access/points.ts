@@ -14,7 +14,7 @@ import type { ChildNode } from '../syntax';
 import { domainIndex, formatClient, parseSubnetToken, samplesOf, subnetIndex, type ClientAddr, type Subnet } from './addr';
 import { leaves, MAX_ANALYSED_NESTING, normMethod, type AccessModel, type AuthzLeaf, type Scope } from './model';
 import { dirApplies, filesApplies, leafKey, locationApplies, scopesThatApply, type AuthzResult, type Client, type Credentials } from './evaluate';
-import { normPath } from './region';
+import { globSample, normPath } from './region';
 import { OTHER_METHOD } from './translate';
 
 export interface Point {
@@ -24,8 +24,9 @@ export interface Point {
   label: string;
 }
 
+/** A path or name the glob matches, else the glob itself (pointsFor then lets the section apply or not at will). */
 function sampleOfGlob(p: string): string {
-  return p.replace(/\[!?([^\]])[^\]]*\]/g, '$1').replace(/\*/g, 'zz').replace(/\?/g, 'z');
+  return globSample(p) ?? p;
 }
 
 const isDir = (s: Scope) => s.kind === 'directory' || s.kind === 'directorymatch' || s.kind === 'proxy' || s.kind === 'proxymatch';
@@ -162,7 +163,11 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
   const names = new Set<string>(['zz-other.html']);
   for (const f of files) names.add(lit(f) ? f.literal! : /[*?[]/.test(f.pattern) ? sampleOfGlob(f.pattern) : f.pattern);
   const locs = scopes.filter((s) => isLoc(s) && (!s.regex || lit(s)));
-  const free = scopes.filter((s) => (s.regex && !lit(s)) || s.kind === 'proxy');
+  // Sections whose reach the places below cannot pin down apply or not at will, each both ways: a
+  // regex, a proxy, and a wildcard. A wildcard's sample lands in it, but the other places may
+  // all land in it too (`<Directory "/srv/[^s]*">` takes /srv/zz-other.html, the file itself
+  // being tested by httpd) and a rewrite must not count on nobody reaching its parent without it.
+  const free = scopes.filter((s) => (s.regex && !lit(s)) || s.kind === 'proxy' || (!s.regex && (isDir(s) || isFiles(s) || isLoc(s)) && /[*?[]/.test(s.pattern)));
   const chains = ifChains(scopes.filter(isIf), model);
   const mappings = vhostOptions.map((v) => mappingFor(model, v));
   const mapped = mappings.every((m) => m !== null);
@@ -226,6 +231,7 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
   });
   if (tooMany) return { points: [], truncated: true, mapped };
 
+  const freeIndex = new Set(free.map((s) => s.index));
   let total = places.length * 2 ** free.length;
   for (const c of chains) total *= c.length + (c[c.length - 1].kind === 'else' ? 0 : 1);
   const points: Point[] = [];
@@ -266,7 +272,7 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
         const test = (s: Scope): boolean => {
           if (s.kind === 'top') return true;
           if (s.kind === 'virtualhost' || lit(s)) return placeApplies(s);
-          if (s.regex || s.kind === 'proxy') return freeOn.has(s.index);
+          if (freeIndex.has(s.index)) return freeOn.has(s.index);
           if (isDir(s) || isFiles(s) || isLoc(s)) return placeApplies(s);
           if (isIf(s)) return ifOn.has(s.index);
           return false;

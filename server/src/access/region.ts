@@ -93,25 +93,137 @@ function locationsOverlap(a: Scope, b: Scope): boolean {
   return x.startsWith(y) || y.startsWith(x);
 }
 
-/** A shell-style wildcard (fnmatch without FNM_PATHNAME subtleties) as a RegExp. */
-export function globToRegExp(g: string): RegExp {
+/** A bracket expression of a glob: `[abc]`, `[a-z]`, `[!x]` or `[^x]` (apr_fnmatch reads both as "not"). */
+interface GlobClass {
+  /** Index of the closing `]`. */
+  end: number;
+  negated: boolean;
+  /** Inclusive ranges of UTF-16 code units (a single character is a range of one). */
+  ranges: Array<[number, number]>;
+}
+
+/**
+ * Reads globs left to right. Where a `[` has no closing `]` it is an ordinary character; the
+ * search for the `]` is remembered, so a run of thousands of `[` stays linear.
+ */
+class GlobReader {
+  private searchedFrom = -1;
+  private found = -1;
+  constructor(private readonly g: string) {}
+
+  /** The bracket expression that opens at `i`, or null when the `[` is an ordinary character. */
+  classAt(i: number): GlobClass | null {
+    const g = this.g;
+    let k = i + 1;
+    const negated = g[k] === '!' || g[k] === '^';
+    if (negated) k++;
+    // A `]` right after the opening (and its negation) is one of the characters.
+    const close = this.closeFrom(k + 1);
+    if (close < 0) return null;
+    const ranges: Array<[number, number]> = [];
+    for (let m = k; m < close; m++) {
+      const lo = g.charCodeAt(m);
+      if (g[m + 1] === '-' && m + 2 < close) {
+        ranges.push([lo, g.charCodeAt(m + 2)]);
+        m += 2;
+      } else ranges.push([lo, lo]);
+    }
+    return { end: close, negated, ranges };
+  }
+
+  private closeFrom(from: number): number {
+    if (this.searchedFrom >= 0 && from >= this.searchedFrom && (this.found < 0 || from <= this.found)) return this.found;
+    this.searchedFrom = from;
+    this.found = this.g.indexOf(']', from);
+    return this.found;
+  }
+}
+
+function inClass(c: GlobClass, code: number): boolean {
+  let hit = false;
+  for (const [lo, hi] of c.ranges) if (code >= lo && code <= hi) hit = true;
+  return hit !== c.negated && code !== 47;
+}
+
+const hex4 = (code: number): string => '\\u' + code.toString(16).padStart(4, '0');
+
+/**
+ * A shell-style wildcard as a RegExp. With `pathname` (fnmatch's FNM_PATHNAME, as httpd matches
+ * `<Directory>`, `<Files>` and `<Location>` globs) no wildcard or bracket expression matches `/`.
+ */
+export function globToRegExp(g: string, pathname = false): RegExp {
+  const reader = new GlobReader(g);
+  const any = pathname ? '[^/]' : '.';
   let re = '';
   for (let i = 0; i < g.length; i++) {
     const c = g[i];
-    if (c === '*') re += '.*';
-    else if (c === '?') re += '.';
+    if (c === '*') re += any + '*';
+    else if (c === '?') re += any;
     else if (c === '[') {
-      const j = g.indexOf(']', i + 2);
-      if (j < 0) re += '\\[';
+      const cls = reader.classAt(i);
+      if (!cls) re += '\\[';
       else {
-        let cls = g.slice(i + 1, j);
-        if (cls.startsWith('!')) cls = '^' + cls.slice(1);
-        re += '[' + cls.replace(/\\/g, '\\\\') + ']';
-        i = j;
+        // Every character of the class as an escape, so none of them means anything to RegExp. A
+        // range written backwards (`z-a`) holds nothing.
+        const items = cls.ranges
+          .filter(([lo, hi]) => lo <= hi)
+          .map(([lo, hi]) => (lo === hi ? hex4(lo) : hex4(lo) + '-' + hex4(hi)))
+          .join('');
+        if (cls.negated) re += '[^' + items + (pathname ? '/' : '') + ']';
+        else if (!items) re += '(?!)';
+        else re += pathname ? '(?!/)[' + items + ']' : '[' + items + ']';
+        i = cls.end;
       }
-    } else re += c.replace(/[.+^${}()|\\/]/g, '\\$&');
+    } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   }
   return new RegExp('^' + re + '$');
+}
+
+/** Characters tried, in order, where a sample must avoid those a negated bracket expression names. */
+const SAMPLE_CHARS = 'zqx_0123456789abcdefghijklmnoprstuvwyABCDEFGHIJKLMNOPQRSTUVWXYZ.-~';
+
+/**
+ * A string the glob matches with FNM_PATHNAME: each `*` as `zz`, each `?` as `z`, each bracket
+ * expression as a character it accepts. Null when none is found (a class that accepts only `/`,
+ * say): the caller must then not count on any request landing where the glob applies.
+ */
+export function globSample(g: string): string | null {
+  const reader = new GlobReader(g);
+  let out = '';
+  for (let i = 0; i < g.length; i++) {
+    const c = g[i];
+    if (c === '*') out += 'zz';
+    else if (c === '?') out += 'z';
+    else if (c === '[') {
+      const cls = reader.classAt(i);
+      if (!cls) out += '[';
+      else {
+        let pick = -1;
+        if (!cls.negated) {
+          for (const [lo, hi] of cls.ranges) {
+            for (let code = lo; code <= hi && pick < 0; code++) if (code !== 47) pick = code;
+            if (pick >= 0) break;
+          }
+        } else {
+          for (const ch of SAMPLE_CHARS) {
+            if (inClass(cls, ch.charCodeAt(0))) {
+              pick = ch.charCodeAt(0);
+              break;
+            }
+          }
+        }
+        if (pick < 0) return null;
+        out += String.fromCharCode(pick);
+        i = cls.end;
+      }
+    } else out += c;
+  }
+  try {
+    return globToRegExp(g, true).test(out) ? out : null;
+  } catch {
+    // A pattern too large for RegExp: no sample can be vouched for.
+    return null;
+  }
 }
 
 function filesOverlap(a: Scope, b: Scope): boolean {
@@ -119,8 +231,13 @@ function filesOverlap(a: Scope, b: Scope): boolean {
   const wa = WILD.test(a.pattern);
   const wb = WILD.test(b.pattern);
   if (wa && wb) return true;
-  if (wa) return globToRegExp(a.pattern).test(b.pattern);
-  if (wb) return globToRegExp(b.pattern).test(a.pattern);
+  try {
+    if (wa) return globToRegExp(a.pattern).test(b.pattern);
+    if (wb) return globToRegExp(b.pattern).test(a.pattern);
+  } catch {
+    // A pattern too large for RegExp: assume they overlap.
+    return true;
+  }
   return a.pattern === b.pattern;
 }
 

@@ -8,7 +8,7 @@
  * configuration names, and group membership comes from its group files.
  */
 import * as nodePath from 'node:path';
-import { parse } from '../syntax';
+import { parse, trimEndChars } from '../syntax';
 import { FILE_CONTEXTS, defaultContextFor, type FileContext } from '../model/context';
 import { loadConfigGraph } from '../model/workspace';
 import { diskHost, diskReader } from '../model/disk';
@@ -205,7 +205,7 @@ function groupsOf(files: string[]): Map<string, string[]> {
 function htaccessTexts(docroot: string, url: string): string[] {
   const out: string[] = [];
   let dir = '/';
-  const parts = (docroot.replace(/\/+$/, '') + '/' + url.split('?')[0]).split('/').filter(Boolean);
+  const parts = (trimEndChars(docroot, '/') + '/' + url.split('?')[0]).split('/').filter(Boolean);
   for (let i = 0; i <= parts.length; i++) {
     const t = diskHost.readFile(nodePath.join(dir, '.htaccess'));
     if (t !== undefined) out.push(t);

@@ -24,6 +24,7 @@ import {
   evaluateApplied,
   filesApplies,
   formatClient,
+  globSample,
   leaves,
   locationApplies,
   normPath,
@@ -63,8 +64,9 @@ export interface AccessSummary {
   rows: Array<{ client: ClientClass; statuses: Array<200 | 401 | 403 | 500 | null> }>;
 }
 
+/** A path or name the glob matches (else the glob itself). */
 function sampleOfGlob(p: string): string {
-  return p.replace(/\[!?\^?([^\]])[^\]]*\]/g, '$1').replace(/\*/g, 'zz').replace(/\?/g, 'z');
+  return globSample(p) ?? p;
 }
 
 const isDir = (s: Scope) => s.kind === 'directory' || s.kind === 'directorymatch';

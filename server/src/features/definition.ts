@@ -47,6 +47,8 @@ function varUses(t: Token): Array<{ name: string; start: number; end: number }> 
   const out: Array<{ name: string; start: number; end: number }> = [];
   // Continuations inside a token would shift offsets; tokens rarely span them, and then raw ≠ source length.
   if (t.end - t.start !== t.raw.length) return out;
+  // The pattern takes time quadratic in a run of `${` without `}`: an absurdly long word is skipped.
+  if (t.raw.length > 4096) return out;
   const re = /\$\{([^}\s]+)\}/g;
   for (let m = re.exec(t.raw); m; m = re.exec(t.raw)) {
     const start = t.start + m.index + 2;

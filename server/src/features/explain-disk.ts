@@ -14,7 +14,7 @@
  * Files are read through a small reader, so this stays free of the disk and
  * of the transport (the CLI passes the disk; tests pass a table).
  */
-import { parse, positionAt, type ChildNode, type ConfigDocument, type DirectiveNode, type SectionNode } from '../syntax';
+import { parse, positionAt, trimEndChars, type ChildNode, type ConfigDocument, type DirectiveNode, type SectionNode } from '../syntax';
 import type { FileContext } from '../model/context';
 import { getDirective } from '../facts';
 import { fnmatchPath } from '../access/evaluate';
@@ -361,7 +361,7 @@ export function explainOnDisk(input: DiskExplainInput): ExplainResult & { htacce
   let origins = flat.origins;
   const read: string[] = [];
   if (reader && q.documentRoot && context !== 'htaccess') {
-    const docRoot = q.documentRoot.replace(/\/+$/, '') || '/';
+    const docRoot = trimEndChars(q.documentRoot, '/') || '/';
     const filename = (docRoot === '/' ? '' : docRoot) + decodeUrlPath(q.path.startsWith('/') ? q.path : '/' + q.path);
     const names = accessFileNames(flat.doc, picked.vhost);
     const inserts: Array<{ text: string; origins: FlatConfig['origins'] }> = [];

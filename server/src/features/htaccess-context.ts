@@ -11,8 +11,8 @@
  * The rewrite is exact when every copy's sections get an exact rewrite that edits nothing but the
  * copies, and every copy comes out the same.
  */
-import { applyEdits, parse, positionAt, type ConfigDocument, type OffsetEdit, type SectionNode } from '../syntax';
-import { checkEditsAt, isAccessKey, planMigration } from '../access';
+import { applyEdits, parse, positionAt, trimEndChars, type ConfigDocument, type OffsetEdit, type SectionNode } from '../syntax';
+import { checkEditsAt, COMPAT_KEYS, isAccessKey, planMigration } from '../access';
 import type { HtaccessUnder } from '../rules';
 import { accessFileNames, checkHtaccess, directoryCopy, mainServerListen, overridesFor, virtualHosts, type Overrides } from './explain-disk';
 
@@ -55,7 +55,7 @@ export const MAX_SUBDIRECTORIES = 5000;
 export function htaccessUnder(dir: string, reader: HtaccessReader, names: readonly string[] = ['.htaccess'], below = false): HtaccessUnder {
   if (/[*?[]/.test(dir)) return { kind: 'unknown', why: `${dir} is a pattern` };
   if (!reader.listDir) return { kind: 'unknown', why: 'folders cannot be listed' };
-  const root = dir.length > 1 ? dir.replace(/\/+$/, '') : dir;
+  const root = dir.length > 1 ? trimEndChars(dir, '/') : dir;
   if (!reader.listDir(root)) return { kind: 'unknown', why: `${root} is not a folder this machine can list` };
   let found: string | null = null;
   const walked = walkFolders(root, reader, (d) => {
@@ -279,7 +279,15 @@ function rewriteIn(
         // The line in the configuration as given: the copies spliced before it pushed it down.
         let line = positionAt(doc, e.start).line;
         for (const x of spliced) if (x.end <= e.start) line -= x.lines;
-        return { text: null, why: `the rewrite would also change the server config (${where(line)}): migrate its own host rules first.` };
+        // Host rules of the server config there are for the user to migrate; otherwise a later
+        // section sets access for the same requests, and only a joint rewrite would be exact.
+        const compatThere = doc.directives.some((d) => d.end > e.start && d.start < Math.max(e.end, e.start + 1) && COMPAT_KEYS.has(d.key));
+        return {
+          text: null,
+          why: compatThere
+            ? `the rewrite would also change the server config (${where(line)}): migrate its own host rules first.`
+            : `the rewrite would also have to change the server config (${where(line)}), where a later section sets access for the same requests: a .htaccess rewrite alone is not exact there.`,
+        };
       }
       edits.push(e);
     }

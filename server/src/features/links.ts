@@ -79,6 +79,8 @@ function fileTokens(d: DirectiveNode): Token[] {
 
 /** Replace `${VAR}` from `defines`; undefined when a variable has no known value. */
 export function substituteDefines(value: string, defines: ReadonlyMap<string, string>): string | undefined {
+  // The pattern takes time quadratic in a run of `${` without `}`: no path is that long.
+  if (value.length > 4096) return undefined;
   let missing = false;
   const out = value.replace(/\$\{([^}]+)\}/g, (_m, name: string) => {
     const v = defines.get(name);

@@ -3,6 +3,8 @@
  * the features stay usable in a browser. Paths are handled with forward
  * slashes; Windows drive letters and backslashes are accepted on input.
  */
+import { trimEndChars } from '../syntax/strings';
+
 
 /** Windows drive path (`C:\x`, `C:/x`), UNC path (`\\host\share`), or a POSIX absolute path. */
 export function isAbsolutePath(p: string): boolean {
@@ -36,7 +38,7 @@ export function normalizePath(p: string): string {
 
 /** `rel` resolved against `base` (when `rel` is not absolute already). */
 export function joinPath(base: string, rel: string): string {
-  return normalizePath(isAbsolutePath(rel) ? rel : base.replace(/[\\/]+$/, '') + '/' + rel);
+  return normalizePath(isAbsolutePath(rel) ? rel : trimEndChars(base, '\\/') + '/' + rel);
 }
 
 export function dirname(p: string): string {

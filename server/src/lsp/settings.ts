@@ -5,6 +5,7 @@
  * (test/unit/manifest.test.ts compares them).
  */
 import picomatch from 'picomatch';
+import { trimEndChars } from '../syntax';
 import { FILE_CONTEXTS, type FileContext } from '../model/context';
 import { SEVERITY_SETTINGS, type SeveritySetting } from '../rules/types';
 import { parseHttpdVersion } from '../model/project';
@@ -182,7 +183,7 @@ export function candidatePaths(path: string, folders: readonly string[]): string
   const p = path.replace(/\\/g, '/');
   const out = [p];
   for (const f of folders) {
-    const root = f.replace(/\\/g, '/').replace(/\/+$/, '');
+    const root = trimEndChars(f.replace(/\\/g, '/'), '/');
     if (root && p.startsWith(root + '/')) out.push(p.slice(root.length + 1));
   }
   const base = p.slice(p.lastIndexOf('/') + 1);

@@ -13,7 +13,7 @@
  */
 import * as fs from 'fs';
 import * as nodePath from 'path';
-import type { ConfigDocument } from '../syntax';
+import { trimEndChars, type ConfigDocument } from '../syntax';
 import { diskHost } from '../model/disk';
 import { findRootFile, loadConfigGraph, ROOT_CANDIDATES, type ConfigGraph, type WorkspaceFile, type WorkspaceHost } from '../model/workspace';
 import { ProjectFiles, PROJECT_FILE, type ProjectConfig } from '../model/project';
@@ -72,7 +72,7 @@ export class ConfigWorkspace {
   }
 
   setFolders(folders: readonly string[]): void {
-    this.folders = folders.map((f) => f.replace(/[\\/]+$/, '') || '/');
+    this.folders = folders.map((f) => trimEndChars(f, '\\/') || '/');
     this.invalidate();
   }
 

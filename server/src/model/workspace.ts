@@ -10,7 +10,7 @@
  * cycle, a symlink loop, two globs that overlap) is read once. No I/O
  * happens here: the caller passes a host that reads files and lists folders.
  */
-import { parse, type ConfigDocument, type DirectiveNode, type SectionNode } from '../syntax';
+import { parse, trimEndChars, type ConfigDocument, type DirectiveNode, type SectionNode } from '../syntax';
 import { ancestors, type FileContext } from './context';
 
 export interface WorkspaceHost {
@@ -67,7 +67,7 @@ function isAbs(p: string): boolean {
 }
 function join(a: string, b: string): string {
   if (isAbs(b)) return normalize(b);
-  return normalize(a.replace(/\/+$/, '') + '/' + b);
+  return normalize(trimEndChars(a, '/') + '/' + b);
 }
 function normalize(p: string): string {
   const abs = p.startsWith('/');

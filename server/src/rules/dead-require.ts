@@ -17,6 +17,7 @@
  */
 import type { ConfigDocument, DirectiveNode, Finding, Rule, SectionNode } from './types';
 import { notesOf, toFinding } from './access-support';
+import { trimEndChars } from '../syntax';
 import { coRead, readWith, readers, scopeOf } from './scope';
 
 function nodeAt(doc: ConfigDocument, start: number): DirectiveNode | SectionNode | undefined {
@@ -27,7 +28,7 @@ function literalPath(s: SectionNode): string | null {
   if (s.args.length !== 1) return null;
   const v = s.args[0].value;
   if (/[*?[\]~]/.test(v) || /match$/.test(s.key)) return null;
-  return v.replace(/\/+$/, '') || '/';
+  return trimEndChars(v, '/') || '/';
 }
 
 /** Does `later` apply to every request that `earlier` applies to? Only what the text proves. */

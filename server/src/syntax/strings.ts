@@ -17,3 +17,14 @@ export function detached(s: string): string {
 export function wordTable<T>(entries: Record<string, T>): Readonly<Record<string, T | undefined>> {
   return Object.freeze(Object.assign(Object.create(null) as Record<string, T>, entries));
 }
+
+/**
+ * `s` without the characters of `chars` at its end. A loop, not `/\/+$/`: V8 tries such a pattern
+ * at every position of a run of those characters that does not end the string, which is time
+ * quadratic in the run (a 200 KB path of slashes took 39 s).
+ */
+export function trimEndChars(s: string, chars: string): string {
+  let e = s.length;
+  while (e > 0 && chars.includes(s[e - 1])) e--;
+  return e === s.length ? s : s.slice(0, e);
+}
