@@ -331,6 +331,14 @@ const RAW_CASES: MigrationCase[] = [
     files: { 'p0/a.html': 'a\n', 'p1/a.html': 'a\n', 'p2/a.html': 'a\n', 'p159/a.html': 'a\n' },
     paths: ['/index.html', '/sub/a.html', '/p0/a.html', '/p1/a.html', '/p2/a.html', '/p159/a.html'],
   },
+  // httpd resolves `.` and `..` before it maps a URL: /x/../sub/a.html is /sub/a.html for <Location>
+  // (explain read it literally and answered 200 where httpd answers 403).
+  {
+    id: 'u01-dot-segments',
+    why: 'URLs with . and .. segments (and their %2e spelling) reach the sections of the path they resolve to',
+    config: `${dir('Order allow,deny\nAllow from all')}\n${loc('/sub', 'Order deny,allow\nDeny from all\nAllow from 127.0.0.2')}`,
+    paths: ['/index.html', '/sub/a.html', '/x/../sub/a.html', '/sub/./a.html', '/./sub/x/../a.html', '/x/%2e%2e/sub/a.html', '/sub/a.html/..'],
+  },
 ];
 
 /** Cases that state no DocumentRoot: the engine cannot map URLs to files and must be cautious. */

@@ -585,11 +585,29 @@ export interface Request {
 }
 
 function decodePath(p: string): string {
+  let s: string;
   try {
-    return decodeURIComponent(p.split('?')[0]).replace(/\/+/g, '/');
+    s = decodeURIComponent(p.split('?')[0]).replace(/\/+/g, '/');
   } catch {
-    return p.split('?')[0];
+    s = p.split('?')[0];
   }
+  return s.includes('/.') ? withoutDotSegments(s) : s;
+}
+
+/** A path with its `.` and `..` segments resolved, as httpd resolves them before it maps a request (never above the root). */
+function withoutDotSegments(path: string): string {
+  const out: string[] = [];
+  const parts = path.split('/');
+  for (let i = 0; i < parts.length; i++) {
+    const seg = parts[i];
+    if (seg === '.' || seg === '..') {
+      if (seg === '..' && out.length > 1) out.pop();
+      // A dot segment at the end leaves the path naming a directory.
+      if (i === parts.length - 1) out.push('');
+    } else out.push(seg);
+  }
+  const r = out.join('/');
+  return r.startsWith('/') ? r : '/' + r;
 }
 
 /** Compiled patterns, by source (sections are tested against many request points). */
