@@ -114,13 +114,17 @@ function computeMapping(model: AccessModel, vhost: Scope | null): Mapping | null
   const top = model.scopes[0];
   const chain = vhost ? [top, vhost] : [top];
   let root: string | null = null;
-  const aliases: Array<[string, string]> = [];
+  // mod_alias tries a virtual host's aliases before the main server's, each list in the order
+  // written, and the first match wins.
+  let aliases: Array<[string, string]> = [];
   for (const s of chain) {
+    const own: Array<[string, string]> = [];
     for (const d of s.paths) {
       if (d.key === 'documentroot' && d.args[0]) root = d.args[0].value;
-      else if ((d.key === 'alias' || d.key === 'scriptalias') && d.args.length >= 2) aliases.push([d.args[0].value, d.args[1].value]);
+      else if ((d.key === 'alias' || d.key === 'scriptalias') && d.args.length >= 2) own.push([d.args[0].value, d.args[1].value]);
       else return null;
     }
+    aliases = [...own, ...aliases];
     // Anything else that can map URLs somewhere else makes the mapping unknown.
     if (s.directives.some((d) => d.key === 'rewriterule' || d.key === 'rewriteengine' || d.key === 'userdir' || d.key === 'proxypass')) return null;
   }
@@ -129,22 +133,27 @@ function computeMapping(model: AccessModel, vhost: Scope | null): Mapping | null
 }
 
 function mapUri(m: Mapping, uri: string): string {
-  for (const [from, to] of [...m.aliases].reverse()) {
+  for (const [from, to] of m.aliases) {
     if (uri === from || uri.startsWith(from.endsWith('/') ? from : from + '/')) return to + uri.slice(from.length);
   }
   return (m.root === '/' ? '' : m.root) + uri;
 }
 
-/** The URL prefix that maps to a directory, if any. */
-function uriOfDir(m: Mapping, dir: string): string | null {
+/**
+ * The URL prefixes that map to a directory: through each Alias whose target holds it, and through
+ * the DocumentRoot. A directory an Alias points into is usually reachable both ways (an Alias to a
+ * subdirectory of the DocumentRoot), and a rewrite must hold for both.
+ */
+function urisOfDir(m: Mapping, dir: string): string[] {
   const d = normPath(dir);
+  const out: string[] = [];
   for (const [from, to] of m.aliases) {
     const t = normPath(to);
-    if (d === t || d.startsWith(t + '/')) return normPath(from) + d.slice(t.length);
+    if (d === t || d.startsWith(t + '/')) out.push(normPath(from) + d.slice(t.length));
   }
-  if (d === m.root) return '';
-  if (d.startsWith(m.root === '/' ? '/' : m.root + '/')) return m.root === '/' ? d : d.slice(m.root.length);
-  return null;
+  if (d === m.root) out.push('');
+  else if (d.startsWith(m.root === '/' ? '/' : m.root + '/')) out.push(m.root === '/' ? d : d.slice(m.root.length));
+  return out;
 }
 
 /**
@@ -193,8 +202,7 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
       }
       for (const d of litDirs) {
         const p = normPath(/[*?[]/.test(d.pattern) ? sampleOfGlob(d.pattern) : d.pattern);
-        const u = uriOfDir(m, p);
-        if (u !== null) {
+        for (const u of urisOfDir(m, p)) {
           prefixes.add(u);
           prefixes.add(u + '/zz');
         }
