@@ -84,6 +84,15 @@ describe('features/explain: over the include graph', () => {
     assert.ok(r.steps.some((s) => s.line === 1));
   });
 
+  it('Require expr is worked out from the request, as <If> is', () => {
+    const text = `<Location />\n    <RequireAny>\n        Require expr "%{REMOTE_ADDR} == '10.0.0.2'"\n        Require expr "-n %{HTTP:X-Flag}"\n    </RequireAny>\n</Location>\n`;
+    assert.equal(explainText(text, { path: '/', ip: '10.0.0.2' }).status, 200);
+    assert.equal(explainText(text, { path: '/', ip: '10.0.0.3' }).status, 403);
+    assert.equal(explainText(text, { path: '/', ip: '10.0.0.3', headers: { 'X-Flag': 'yes' } }).status, 200);
+    // One that reads the user is not worked out.
+    assert.equal(explainText('<Location />\n    Require expr "%{REMOTE_USER} == \'bob\'"\n</Location>\n', { path: '/' }).status, null);
+  });
+
   it('valid credentials and groups reach Require group', () => {
     const text = '<Location />\n    AuthType Basic\n    AuthName x\n    AuthUserFile /u\n    AuthGroupFile /g\n    Require group staff\n</Location>\n';
     const q: ExplainQuery = { path: '/', credentials: 'valid', user: 'bob' };

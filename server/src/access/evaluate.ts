@@ -903,7 +903,7 @@ export function explainModel(model: AccessModel, request: Request): Evaluation {
         default:
           return chainValue(s, value);
       }
-    }, { method, ipText, addr });
+    }, { method, ipText, addr, expr: exprCtx });
     if (!result) result = ev;
     else if (result.status !== ev.status) {
       return { status: null, decision: 'unknown', steps: [...result.steps, { line: s0(unknown[0]), directive: '<If>', effect: 'the outcome depends on a condition the editor cannot evaluate' }] };
@@ -943,7 +943,7 @@ function previousBranch(s: Scope): Scope | null {
 
 const siblingScopes = new WeakMap<Scope, Scope[]>();
 
-function evaluateWith(model: AccessModel, request: Request, test: ScopeTest, c: { method: string; ipText: string; addr: ClientAddr }): Evaluation {
+function evaluateWith(model: AccessModel, request: Request, test: ScopeTest, c: { method: string; ipText: string; addr: ClientAddr; expr: ExprContext }): Evaluation {
   if (!siblingScopes.has(model.scopes[0])) {
     for (const s of model.scopes) {
       if (!s.parent) continue;
@@ -966,6 +966,13 @@ function evaluateWith(model: AccessModel, request: Request, test: ScopeTest, c: 
     credentials: request.credentials ?? { kind: 'none' },
     // Own entries only: a group may be named `constructor`.
     inGroup: (u, g) => (Object.hasOwn(groups, g) ? groups[g] : []).includes(u),
+    // `Require expr` of a request whose method, address, path and headers are known: the same
+    // evaluator as <If> (one that reads the user stays unknown).
+    decide: (key) => {
+      if (!key.startsWith('expr ') || /REMOTE_USER/.test(key)) return undefined;
+      const v = evalCondition(unquoted(key.slice(5)), c.expr);
+      return v === undefined ? undefined : v ? 'granted' : 'denied';
+    },
   };
   return evaluateApplied(applied, client, true);
 }
@@ -981,6 +988,12 @@ interface ExprContext {
 }
 
 const MAX_EXPRESSION = 4096;
+
+/** An expression as written in one quoted word, without the quotes. */
+function unquoted(s: string): string {
+  const t = s.trim();
+  return t.length >= 2 && (t[0] === '"' || t[0] === "'") && t[t.length - 1] === t[0] ? t.slice(1, -1) : t;
+}
 
 /** The value of a simple ap_expr condition, or undefined when it is beyond this evaluator. */
 export function evalCondition(expr: string, ctx: ExprContext): boolean | undefined {
