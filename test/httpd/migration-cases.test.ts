@@ -510,6 +510,24 @@ export async function runPair(list: Migrated[], opts: { explain?: boolean } = {}
   }
 }
 
+/**
+ * Run cases on httpd (runPair with explain), print `title` with what was rewritten and compared,
+ * and assert that no request differs and every prediction of explain is httpd's (the first case
+ * that fails is shown, original and rewrite). Returns how many cases were rewritten.
+ */
+export async function assertExactOnHttpd(migrated: Migrated[], title: string): Promise<number> {
+  const r = await runPair(migrated, { explain: true });
+  const rewritten = migrated.filter((m) => m.rewritten !== null).length;
+  console.log(`    ${title}: ${migrated.length} configurations, ${rewritten} rewritten, ${r.requests} requests compared, ${r.differences.length} differences; explain ${r.explainChecked - r.explainMisses.length}/${r.explainChecked} agree`);
+  const show = (id: string) => {
+    const m = migrated.find((x) => x.c.id === id);
+    return m ? `--- ${id} original:\n${m.c.config}\n--- rewrite:\n${m.rewritten}` : '';
+  };
+  assert.deepEqual(r.differences.slice(0, 20), [], show(r.differences[0]?.split(':')[0] ?? ''));
+  assert.deepEqual(r.explainMisses.slice(0, 20), [], show(r.explainMisses[0]?.split(' ')[1]?.replace(/:$/, '') ?? ''));
+  return rewritten;
+}
+
 function label(r: OracleRequestFor): string {
   return `${r.method} ${r.path} from ${r.from}${r.auth ? ` as ${r.auth.user}:${r.auth.password}` : ''}${r.headers ? ' ' + JSON.stringify(r.headers) : ''}`;
 }
