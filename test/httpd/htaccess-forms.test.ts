@@ -273,7 +273,8 @@ async function expectSame(originals: OracleCase[], rewrites: OracleCase[], reque
   }
 }
 
-const SECTION_OPENS = ['<Files "a.html">', '<FilesMatch "\\.html$">', '<Files "b.html">'];
+/** The sections of a random file: names, a regex, and wildcards (a negated class among them: see globs.test.ts). */
+const SECTION_OPENS = ['<Files "a.html">', '<FilesMatch "\\.html$">', '<Files "b.html">', '<Files "[!b]*">', '<Files "*.html">', '<Files "?.ht[a-m]l">'];
 
 export const htaccessArb = fc
   .record({
