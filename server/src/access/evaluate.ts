@@ -31,7 +31,7 @@ import {
   type MethodSet,
   type Scope,
 } from './model';
-import { globToRegExp, normPath } from './region';
+import { normPath, pathGlob } from './region';
 import { detached, openTagText } from '../syntax';
 
 // ---------------------------------------------------------------------------------------------
@@ -628,21 +628,10 @@ function cachedRegExp(source: string, flags = ''): RegExp | null {
   }
   return re;
 }
-const GLOB_CACHE = new Map<string, RegExp | null>();
 
 /** fnmatch with FNM_PATHNAME: a wildcard never matches '/'. */
 export function fnmatchPath(pattern: string, s: string): boolean {
-  let re = GLOB_CACHE.get(pattern);
-  if (re === undefined) {
-    const own = detached(pattern);
-    try {
-      re = globToRegExp(own, true);
-    } catch {
-      re = null;
-    }
-    if (GLOB_CACHE.size > 5000) GLOB_CACHE.clear();
-    GLOB_CACHE.set(own, re);
-  }
+  const re = pathGlob(pattern);
   return re ? re.test(s) : false;
 }
 

@@ -14,7 +14,7 @@ import type { ChildNode } from '../syntax';
 import { domainIndex, formatClient, parseSubnetToken, samplesOf, subnetIndex, type ClientAddr, type Subnet } from './addr';
 import { leaves, MAX_ANALYSED_NESTING, normMethod, type AccessModel, type AuthzLeaf, type Scope } from './model';
 import { dirApplies, filesApplies, leafKey, locationApplies, scopesThatApply, type AuthzResult, type Client, type Credentials } from './evaluate';
-import { globSample, normPath } from './region';
+import { normPath, sampleOfGlob } from './region';
 import { OTHER_METHOD } from './translate';
 
 export interface Point {
@@ -24,10 +24,6 @@ export interface Point {
   label: string;
 }
 
-/** A path or name the glob matches, else the glob itself (pointsFor then lets the section apply or not at will). */
-function sampleOfGlob(p: string): string {
-  return globSample(p) ?? p;
-}
 
 const isDir = (s: Scope) => s.kind === 'directory' || s.kind === 'directorymatch' || s.kind === 'proxy' || s.kind === 'proxymatch';
 const isFiles = (s: Scope) => s.kind === 'files' || s.kind === 'filesmatch';

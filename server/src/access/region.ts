@@ -218,12 +218,37 @@ export function globSample(g: string): string | null {
       }
     } else out += c;
   }
-  try {
-    return globToRegExp(g, true).test(out) ? out : null;
-  } catch {
-    // A pattern too large for RegExp: no sample can be vouched for.
-    return null;
+  // A pattern too large for RegExp: no sample can be vouched for.
+  return pathGlob(g)?.test(out) ? out : null;
+}
+
+/** A path or name the glob matches, else the glob itself (its text as a literal name). */
+export function sampleOfGlob(g: string): string {
+  return globSample(g) ?? g;
+}
+
+const PATH_GLOBS = new Map<string, RegExp | null>();
+
+/**
+ * The glob compiled with FNM_PATHNAME (see globToRegExp), remembered: sections are tested against
+ * many request points. Null for a pattern too large for RegExp.
+ */
+export function pathGlob(pattern: string): RegExp | null {
+  let re = PATH_GLOBS.get(pattern);
+  if (re === undefined) {
+    // Compiled from a copy: the cache outlives the document the pattern was cut from.
+    const own = detached(pattern);
+    try {
+      re = globToRegExp(own, true);
+      // V8 compiles on first use, and only then finds a pattern too large: use it once here.
+      re.test('');
+    } catch {
+      re = null;
+    }
+    if (PATH_GLOBS.size > 5000) PATH_GLOBS.clear();
+    PATH_GLOBS.set(own, re);
   }
+  return re;
 }
 
 function filesOverlap(a: Scope, b: Scope): boolean {

@@ -24,10 +24,10 @@ import {
   evaluateApplied,
   filesApplies,
   formatClient,
-  globSample,
   leaves,
   locationApplies,
   normPath,
+  sampleOfGlob,
   parseSubnetToken,
   samplesOf,
   type AccessModel,
@@ -64,10 +64,6 @@ export interface AccessSummary {
   rows: Array<{ client: ClientClass; statuses: Array<200 | 401 | 403 | 500 | null> }>;
 }
 
-/** A path or name the glob matches (else the glob itself). */
-function sampleOfGlob(p: string): string {
-  return globSample(p) ?? p;
-}
 
 const isDir = (s: Scope) => s.kind === 'directory' || s.kind === 'directorymatch';
 const isFiles = (s: Scope) => s.kind === 'files' || s.kind === 'filesmatch';
