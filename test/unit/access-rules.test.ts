@@ -89,6 +89,11 @@ describe('rule dead-require', () => {
     { name: 'sibling of Require all granted', text: d('  Require all granted\n  Require ip 10.1'), want: [['decided-by-sibling', 'Require ip 10.1']] },
     { name: 'sibling of Require all denied in RequireAll', text: d('  <RequireAll>\n    Require all denied\n    Require ip 10.1\n  </RequireAll>'), want: [['decided-by-sibling', 'Require ip 10.1']] },
     { name: 'duplicate line', text: d('  Require ip 10.1\n  Require ip 10.1'), want: [['duplicate', 'Require ip 10.1']] },
+    {
+      name: 'a repeat of the deciding line is reported once, as a repeat',
+      text: d('  Require all granted\n  <IfModule mod_authz_core.c>\n    Require all granted\n  </IfModule>\n  Require ip 10.1'),
+      want: [['duplicate', 'Require all granted'], ['decided-by-sibling', 'Require ip 10.1']],
+    },
     { name: 'replaced by a later section for the same directory', text: d('  Require valid-user') + d('  Require all granted'), want: [['replaced', 'Require valid-user']] },
     { name: 'not replaced by AuthMerging And', text: d('  Require valid-user') + d('  AuthMerging And\n  Require ip 10.1'), want: [] },
     { name: 'never read: host rules refuse everyone (Satisfy All)', text: d('  Order deny,allow\n  Deny from all\n  Require valid-user'), want: [['never-consulted', 'Require valid-user']] },

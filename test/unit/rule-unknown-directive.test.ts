@@ -12,6 +12,13 @@ describe('rule unknown-directive', () => {
     { name: 'IfModule of an httpd module does not excuse an unknown name', text: lines('<IfModule mod_rewrite.c>', '  RewriteEngin On', '</IfModule>'), flagged: ['RewriteEngin'] },
     { name: 'names built from variables', text: lines('${DIRECTIVE} value'), flagged: [] },
     { name: 'macro bodies', text: lines('<Macro VHost $name>', '  $name on', '</Macro>'), flagged: [] },
+    { name: 'a misspelt section is a warning (httpd refuses to start)', text: lines('<Directroy /srv>', '  Options None', '</Directroy>'), flagged: ['Directroy'], severities: ['warning'] },
+    { name: 'a third-party section is information, and its lines are its own (mod_perl)', text: lines('<Perl>', '  use Plack::Handler::Apache2;', '  Plack::Handler::Apache2->preload("/srv/app");', '</Perl>'), flagged: ['Perl'], severities: ['information'] },
+    { name: 'a third-party section inside its IfModule', text: lines('<IfModule mod_perl.c>', '  <Perl>', '    my $x = 1;', '  </Perl>', '</IfModule>'), flagged: [] },
+    { name: 'lines of a misspelt section are still checked', text: lines('<Locaton /x>', '  SetHandlr none', '</Locaton>'), flagged: ['Locaton', 'SetHandlr'], severities: ['warning', 'warning'] },
+    { name: 'every section httpd defines, in any case', text: lines('<ifmodule mod_ssl.c>', '<VIRTUALHOST *:443>', '<RequireAll>', 'Require all granted', '</RequireAll>', '</VirtualHost>', '</IfModule>', '<IfFile /x>', '</IfFile>', '<MDomainSet a.example>', '</MDomainSet>'), flagged: [] },
+    { name: "mod_lua's inline hooks are sections httpd takes, holding Lua code", text: lines('<LuaHookFixups>', '  r.filename = "/srv/x"', '  return apache2.OK', '</LuaHookFixups>'), flagged: [] },
+    { name: '<MDomain> is a section httpd takes (as well as <MDomainSet>)', text: lines('<MDomain a.example>', '  MDMember b.example', '</MDomain>'), flagged: [] },
     { name: 'legacy directives are known (other rules report them)', text: lines('Order allow,deny', 'AuthzUserAuthoritative Off', 'NameVirtualHost *:80', 'MaxClients 10'), flagged: [] },
   ];
   for (const c of cases) {
@@ -21,6 +28,10 @@ describe('rule unknown-directive', () => {
       if (c.severities) assert.deepEqual(fs.map((f) => f.severity), c.severities);
     });
   }
+
+  it('the did-you-mean fix of a section renames its opening and closing tags', () => {
+    assert.equal(applyFix('<Directroy /srv>\n  Options None\n</directroy>\n', 'unknown-directive', { title: /Directory/ }), '<Directory /srv>\n  Options None\n</Directory>\n');
+  });
 
   it('the did-you-mean fix renames only the name', () => {
     assert.equal(applyFix('  ServrName example.com\n', 'unknown-directive', { title: /ServerName/ }), '  ServerName example.com\n');

@@ -186,9 +186,20 @@ function structuralDead(c: AuthzContainer, out: PlanNote[]): void {
       ((or && ch.args[0]?.value.toLowerCase() === 'granted') || (and && ch.args[0]?.value.toLowerCase() === 'denied')),
   ) as AuthzLeaf | undefined;
   const where = c.section ? `<${c.section.name.value}>` : "the section's implicit <RequireAny>";
+  // A line that repeats an earlier one of the container is reported as a repeat, and only so
+  // (a second `Require all granted` is not also "decided by" the first).
+  const seen = new Map<string, AuthzLeaf>();
+  const repeats = new Map<AuthzLeaf, AuthzLeaf>();
+  for (const ch of c.children) {
+    if (ch.kind !== 'leaf') continue;
+    const key = `${nodeText(ch)}|${[...ch.mask.methods].join(',')}|${ch.mask.except}`;
+    const first = seen.get(key);
+    if (first && ch !== decisive) repeats.set(ch, first);
+    else if (!first) seen.set(key, ch);
+  }
   if (decisive) {
     for (const ch of c.children) {
-      if (ch === decisive) continue;
+      if (ch === decisive || (ch.kind === 'leaf' && repeats.has(ch))) continue;
       if (or && (ch.kind === 'leaf' ? ch.negated : ch.op === 'none')) continue; // a start-up error, reported as such
       out.push({
         rule: 'dead-require',
@@ -200,15 +211,13 @@ function structuralDead(c: AuthzContainer, out: PlanNote[]): void {
       });
     }
   }
-  const seen = new Map<string, AuthzLeaf>();
   for (const ch of c.children) {
     if (ch.kind !== 'leaf') {
       structuralDead(ch, out);
       continue;
     }
-    const key = `${nodeText(ch)}|${[...ch.mask.methods].join(',')}|${ch.mask.except}`;
-    const first = seen.get(key);
-    if (first && ch !== decisive) {
+    const first = repeats.get(ch);
+    if (first) {
       out.push({
         rule: 'dead-require',
         message: `${nodeText(ch)} repeats a line of the same container: it never changes the result.`,
@@ -217,7 +226,7 @@ function structuralDead(c: AuthzContainer, out: PlanNote[]): void {
         tags: ['unnecessary'],
         kind: 'duplicate',
       });
-    } else seen.set(key, ch);
+    }
   }
 }
 

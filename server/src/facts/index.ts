@@ -163,12 +163,57 @@ export function suggestDirective(name: string): string | undefined {
   return found;
 }
 
-function computeSuggestion(key: string): string | undefined {
+/**
+ * Section tags httpd 2.4 accepts beyond those its manual lists as sections: `<MDomain>` (mod_md
+ * takes it as well as `<MDomainSet>`) and mod_lua's inline hooks, whose content is Lua code. Found
+ * by asking httpd (`apache2 -t`) about every `<Name` string its modules register.
+ */
+const OTHER_SECTIONS = new Set(['mdomain']);
+const CODE_SECTIONS = new Set([
+  'luahookaccesschecker',
+  'luahookauthchecker',
+  'luahookcheckuserid',
+  'luahookfixups',
+  'luahookmaptostorage',
+  'luahookpretranslatename',
+  'luahooktranslatename',
+  'luahooktypechecker',
+  'luaquickhandler',
+]);
+
+/** Whether httpd 2.4 (with the module loaded) takes `<Name …>` as a section; `key` is the lower-cased name. */
+export function isSectionKey(key: string): boolean {
+  return !!getDirective(key)?.section || OTHER_SECTIONS.has(key) || CODE_SECTIONS.has(key);
+}
+
+/** A section whose content is code for a module to run (mod_lua's inline hooks), not directives. */
+export function holdsCode(key: string): boolean {
+  return CODE_SECTIONS.has(key);
+}
+
+/** Section names already worked out, by lower-cased name. */
+const SECTION_SUGGESTION_CACHE = new Map<string, string | undefined>();
+const SECTION_SUGGESTIONS = SUGGESTIONS.filter((f) => f.section);
+
+/**
+ * The current section a misspelt section name most likely meant (`Directroy` → `Directory`), or
+ * undefined when none is close enough or the name is a known section.
+ */
+export function suggestSection(name: string): string | undefined {
+  const key = name.trim().replace(/^<\/?/, '').replace(/>$/, '').toLowerCase();
+  if (SECTION_SUGGESTION_CACHE.has(key)) return SECTION_SUGGESTION_CACHE.get(key);
+  const found = isSectionKey(key) ? undefined : computeSuggestion(key, SECTION_SUGGESTIONS);
+  if (SECTION_SUGGESTION_CACHE.size > 10_000) SECTION_SUGGESTION_CACHE.clear();
+  SECTION_SUGGESTION_CACHE.set(detached(key), found);
+  return found;
+}
+
+function computeSuggestion(key: string, among: readonly DirectiveFact[] = SUGGESTIONS): string | undefined {
   const max = allowedEdits(key.length);
-  if (!max || DIRECTIVE_INDEX.has(key)) return undefined;
+  if (!max || (among === SUGGESTIONS && DIRECTIVE_INDEX.has(key))) return undefined;
   let best: DirectiveFact | undefined;
   let bestScore = Infinity;
-  for (const f of SUGGESTIONS) {
+  for (const f of among) {
     // More than `max` characters apart in length can never be within `max` edits.
     if (Math.abs(f.name.length - key.length) > max) continue;
     const d = editDistance(key, f.name.toLowerCase(), max);

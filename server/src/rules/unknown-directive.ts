@@ -8,13 +8,14 @@
  * parameters).
  */
 import type { DirectiveNode, Finding, Rule } from './types';
+import type { SectionNode } from '../syntax';
 import { code, in22Branch } from './scope';
 import { directivesByKey } from '../syntax';
-import { getDirective, isHttpdModule, suggestDirective } from '../facts';
+import { getDirective, holdsCode, isHttpdModule, isSectionKey, suggestDirective, suggestSection } from '../facts';
 import { ancestors } from '../model/context';
 import { isConfigNice } from './config-nice';
 
-function inThirdPartyModule(d: DirectiveNode): boolean {
+function inThirdPartyModule(d: { parent: SectionNode | null }): boolean {
   return ancestors(d).some((s) => {
     if (s.key !== 'ifmodule' || !s.args.length) return false;
     const name = s.args[0].value.replace(/^!/, '');
@@ -22,8 +23,21 @@ function inThirdPartyModule(d: DirectiveNode): boolean {
   });
 }
 
-function inMacro(d: DirectiveNode): boolean {
+function inMacro(d: { parent: SectionNode | null }): boolean {
   return ancestors(d).some((s) => s.key === 'macro');
+}
+
+/**
+ * A section whose lines are not directives for this rule: one holding code (mod_lua's inline
+ * hooks), or one httpd 2.4 does not define that is no near-miss of one (a third-party module's,
+ * such as mod_perl's `<Perl>`, whose content is that module's to read).
+ */
+function opaqueSection(s: SectionNode): boolean {
+  return holdsCode(s.key) || (!isSectionKey(s.key) && !suggestSection(s.name.value));
+}
+
+function inOpaqueSection(d: DirectiveNode): boolean {
+  return ancestors(d).some(opaqueSection);
 }
 
 export const unknownDirectiveRule: Rule = {
@@ -39,7 +53,7 @@ export const unknownDirectiveRule: Rule = {
       for (const d of list) {
         const name = d.name.value;
         if (!name || /[$%{}@]/.test(name)) continue;
-        if (inThirdPartyModule(d) || in22Branch(d) || inMacro(d)) continue;
+        if (inThirdPartyModule(d) || in22Branch(d) || inMacro(d) || inOpaqueSection(d)) continue;
         const guess = suggestDirective(name);
         if (guess) {
           out.push({
@@ -60,6 +74,36 @@ export const unknownDirectiveRule: Rule = {
             data: { directive: name },
           });
         }
+      }
+    }
+    // Section tags: httpd refuses a name it does not define ("Invalid command '<Directroy'").
+    for (let ix = 0; ix < doc.sections.length; ix++) {
+      const sec = doc.sections[ix];
+      if (isSectionKey(sec.key)) continue;
+      const name = sec.name.value;
+      if (!name || /[$%{}@]/.test(name)) continue;
+      if (inThirdPartyModule(sec) || in22Branch(sec) || inMacro(sec)) continue;
+      const guess = suggestSection(name);
+      if (guess) {
+        const edits = [{ start: sec.name.start, end: sec.name.end, newText: guess }];
+        if (sec.close && sec.close.name.value.toLowerCase() === sec.key) edits.push({ start: sec.close.name.start, end: sec.close.name.end, newText: guess });
+        out.push({
+          rule: 'unknown-directive',
+          message: `${code('<' + name + '>')} is not a section httpd 2.4 defines, so httpd refuses to start. Did you mean ${code('<' + guess + '>')}?`,
+          start: sec.name.start,
+          end: sec.name.end,
+          severity: 'warning',
+          data: { directive: name, suggestion: guess },
+          fixes: [{ title: `Change to <${guess}>`, edits }],
+        });
+      } else {
+        out.push({
+          rule: 'unknown-directive',
+          message: `${code('<' + name + '>')} is not a section httpd 2.4 defines. If a third-party module provides it, make sure that module is built for 2.4 and loaded (wrapping the section in \`<IfModule>\` for that module silences this); the lines inside are that module's to read and are not checked here.`,
+          start: sec.name.start,
+          end: sec.name.end,
+          data: { directive: name },
+        });
       }
     }
     return out;
