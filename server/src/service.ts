@@ -16,6 +16,7 @@ import {
 } from 'vscode-languageserver-types';
 import { applyEdits, OffsetEdit, parse, rangeOf, offsetAt, type ConfigDocument } from './syntax';
 import { defaultContextFor, type FileContext } from './model/context';
+import { viewAfterEdits, type ConfigurationView } from './access';
 import { RULES, getRule, collectSuppressions, ruleDocsUrl, type Finding, type HtaccessUnder, type Severity, type SeveritySetting, type Fix } from './rules';
 import { hoverAt } from './features/hover';
 import type { DocumentSymbol, FoldingRange, FormattingOptions, SelectionRange } from 'vscode-languageserver-types';
@@ -73,6 +74,8 @@ export interface AnalyzeInput {
   context?: FileContext;
   /** `quick` skips the access engine's request-point checks and exact rewrites (see RuleContext.depth). */
   depth?: 'quick' | 'full';
+  /** The configuration the file is read in, when known (RuleContext.configuration). */
+  configuration?: ConfigurationView;
 }
 
 export interface ReportedFinding extends Finding {
@@ -151,7 +154,7 @@ export class ApacheConfService {
       if (setting === 'ignore') continue;
       let raw: Finding[];
       try {
-        raw = rule.check({ doc: tree, fileContext: context, uri, mode: this.settings.mode, inherited: this.settings.inherited, htaccessUnder: this.settings.htaccessUnder, openDirs: this.settings.openDirs, depth: input.depth ?? 'full' });
+        raw = rule.check({ doc: tree, fileContext: context, uri, mode: this.settings.mode, inherited: this.settings.inherited, htaccessUnder: this.settings.htaccessUnder, openDirs: this.settings.openDirs, depth: input.depth ?? 'full', configuration: input.configuration });
       } catch (e) {
         // A rule must never take the whole analysis down; report the failure instead of a clean file.
         if (process.env.APACHECONF_DEBUG) console.error(e);
@@ -373,6 +376,8 @@ export class ApacheConfService {
       if (!chosen.length) break;
       const next = applyEdits(text, chosen);
       if (next === text) break;
+      // The configuration the file is read in holds the file's text too: the next round plans on the new one.
+      if (input.configuration) input = { ...input, configuration: viewAfterEdits(input.configuration, analysis.doc, chosen, next) };
       text = next;
       analysis = this.analyze({ ...input, text });
     }

@@ -7,7 +7,8 @@ import { migrateHtaccessInContext } from '../../server/src/features/htaccess-con
 
 const HT = 'Order deny,allow\nDeny from all\nAllow from 10.1\n';
 const vhost = (body: string, name = 'a') => `<VirtualHost *:80>\nServerName ${name}.example\nDocumentRoot /s\n${body}\n</VirtualHost>\n`;
-const dir = (overrides: string, more = 'Require all granted') => `<Directory /s>\n${overrides}\n${more}\n</Directory>`;
+// The directory's own Require is not `all granted`: with that, `Require` alone says what AuthMerging And would (a row below).
+const dir = (overrides: string, more = 'Require ip 10.0.0.0/8') => `<Directory /s>\n${overrides}\n${more}\n</Directory>`;
 
 const ROWS: Array<{ name: string; config: string; htaccess?: string; parents?: Record<string, string> | null | 'no-list'; text?: string; why?: RegExp }> = [
   { name: 'AuthConfig and Limit allowed, Require inherited', config: vhost(dir('AllowOverride AuthConfig Limit')), text: 'AuthMerging And\nRequire ip 10.1\n' },
@@ -21,6 +22,12 @@ const ROWS: Array<{ name: string; config: string; htaccess?: string; parents?: R
     name: 'an AllowOverrideList without AuthMerging',
     config: vhost(dir('AllowOverride None\nAllowOverrideList Require Order Deny Allow')),
     why: /does not allow what the rewrite uses \(AuthMerging needs AllowOverride AuthConfig/,
+  },
+  { name: 'a directory that grants everyone: `Require` alone, no AuthMerging', config: vhost(dir('AllowOverride All', 'Require all granted')), text: 'Require ip 10.1\n' },
+  {
+    name: '... so an AllowOverrideList without AuthMerging is enough',
+    config: vhost(dir('AllowOverride None\nAllowOverrideList Require Order Deny Allow', 'Require all granted')),
+    text: 'Require ip 10.1\n',
   },
   { name: 'only Limit allowed', config: vhost(dir('AllowOverride Limit')), why: /does not allow `AuthConfig` overrides/ },
   { name: 'AllowOverride None: httpd does not read the file', config: vhost(dir('AllowOverride None')), why: /httpd does not read it/ },

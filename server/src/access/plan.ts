@@ -166,6 +166,12 @@ function treeForMethod(t: Tree, method: string): R | null {
   return { k: t.op, children: kids };
 }
 
+/** A tree that is `Require all granted` and nothing else. */
+function treeIsGranted(t: Tree): boolean {
+  const r = treeR(t);
+  return r.k === 'leaf' && !r.neg && r.provider === 'all' && r.args.length === 1 && r.args[0].toLowerCase() === 'granted';
+}
+
 function isPositiveR(r: R): boolean {
   return r.k === 'leaf' ? !r.neg : r.k !== 'none';
 }
@@ -834,8 +840,11 @@ function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean): 
         const idx = i.applied.findIndex((a) => a.scope === x);
         return i.applied.slice(0, idx).every((a) => !edited.has(a.scope));
       });
+      // What was in force before X lets everyone in (Debian's `<Directory /usr/share>`): T says
+      // alone what T ∧ P says, without an AuthMerging line.
+      const pGranted = !pEmpty && !hasOwn && pts.every((i) => !i.beforeX!.authz.tree || treeIsGranted(i.beforeX!.authz.tree));
       let form: XForm;
-      if (pEmpty || (hasOwn && merging === 'off')) form = 'off';
+      if (pEmpty || (hasOwn && merging === 'off') || pGranted) form = 'off';
       else if (pSame) form = 'merge';
       else form = 'written';
       let e = xEdit(doc, f, x, form, authNone);

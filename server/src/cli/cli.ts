@@ -16,7 +16,7 @@ import { htaccessUnder, migrateHtaccessInContext, NO_HOST_RULES, type HtaccessRe
 import { accessFileNames } from '../features/explain-disk';
 import { diskHost } from '../model/disk';
 import type { HtaccessUnder } from '../rules';
-import { openDirectories } from '../access';
+import { openDirectories, type ConfigurationView } from '../access';
 import { FILE_CONTEXTS, defaultContextFor, type FileContext } from '../model/context';
 import { SEVERITY_SETTINGS, type SeveritySetting } from '../rules/types';
 import { collectFiles, describeError, type FoundFile } from './files';
@@ -441,10 +441,49 @@ function diskHtaccessUnder(config: ConfigDocument | null, reader: HtaccessReader
   };
 }
 
-function configurationDoc(graph: ConfigGraph, cwd: string): { doc: ConfigDocument; origins: Array<{ path: string; line: number }> } | null {
+function configurationDoc(
+  graph: ConfigGraph,
+  cwd: string,
+): { doc: ConfigDocument; origins: Array<{ path: string; line: number }>; real: Array<{ path: string; line: number }> } | null {
   const flat = flattenGraph(graph);
   if (flat.truncated || graph.truncated) return null;
-  return { doc: flat.doc, origins: flat.origins.map((x) => ({ path: nodePath.relative(cwd, x.path) || x.path, line: x.line })) };
+  return {
+    doc: flat.doc,
+    origins: flat.origins.map((x) => ({ path: nodePath.relative(cwd, x.path) || x.path, line: x.line })),
+    // By real path, so a file given as conf-available/x.conf is known where conf-enabled/x.conf (a link to it) is included.
+    real: flat.origins.map((x) => ({ path: realPath(x.path), line: x.line })),
+  };
+}
+
+const realPaths = new Map<string, string>();
+function realPath(p: string): string {
+  let r = realPaths.get(p);
+  if (r === undefined) {
+    try {
+      r = fs.realpathSync(p);
+    } catch {
+      r = p;
+    }
+    realPaths.set(p, r);
+  }
+  return r;
+}
+
+/**
+ * The configuration a server-config file given with `--root` is read in (its access rewrites are
+ * planned there), or undefined when the file is not part of it.
+ */
+function configurationFor(
+  c: { doc: ConfigDocument; real: Array<{ path: string; line: number }> } | null,
+  file: FoundFile,
+  root: string,
+  run: readonly FoundFile[],
+): ConfigurationView | undefined {
+  if (!c) return undefined;
+  const path = realPath(file.absolute);
+  if (!c.real.some((o) => o.path === path)) return undefined;
+  // The files of this run are rewritten together: a rewrite spanning several of them gives each its part.
+  return { doc: c.doc, origins: c.real, path, root: nodePath.basename(root), together: new Set(run.map((f) => realPath(f.absolute))) };
 }
 
 function graphFrom(root: string, cwd: string): ConfigGraph {
@@ -521,7 +560,8 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
     const l = session.load(file);
     if (!l) continue;
     const context = o.context ?? graphContext.get(file.absolute) ?? l.context;
-    let a = l.service.analyze({ text: l.decoded.text, uri: uriOf(file), context });
+    const configuration = context === 'server' || context === 'vhost' ? configurationFor(root, file, o.root ?? '', files) : undefined;
+    let a = l.service.analyze({ text: l.decoded.text, uri: uriOf(file), context, configuration });
     // A .htaccess file given with --root: its rewrite checked in that configuration, as fix --root does.
     if (root && context === 'htaccess') {
       const r = migrateHtaccessInContext(root.doc, nodePath.dirname(file.absolute), l.decoded.text, root.origins, diskHost);
@@ -573,6 +613,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
   warnIfEmpty(o.paths, files, errors, io);
   let rootDoc: ConfigDocument | null = null;
   let rootOrigins: ReadonlyArray<{ path: string; line: number }> | undefined;
+  let rootConfig: ReturnType<typeof configurationDoc> = null;
   if (o.root) {
     const graph = graphFrom(o.root, cwd);
     if (!graph.files.length) session.reportIoError(o.root, 'the root file cannot be read');
@@ -582,6 +623,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
       if (c) {
         rootDoc = c.doc;
         rootOrigins = c.origins;
+        rootConfig = c;
       }
     }
   }
@@ -616,7 +658,9 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
         if (o.inherited) service = createService({ ...l.service.getSettings(), inherited: undefined });
       }
     }
-    const fixed = service.fixText({ text: start, uri: uriOf(file), context: l.context });
+    // A server-config file of the --root configuration: its rewrites are planned in that configuration.
+    const configuration = l.context === 'server' || l.context === 'vhost' ? configurationFor(rootConfig, file, o.root ?? '', files) : undefined;
+    const fixed = service.fixText({ text: start, uri: uriOf(file), context: l.context, configuration });
     fixed.applied += inContext;
     const changed = fixed.text !== decoded.text;
     const isBinary = fixed.analysis.doc.errors.some((e) => e.code === 'binary');

@@ -16,6 +16,7 @@ import * as nodePath from 'path';
 import type { Analysis, AnalyzeInput, ApacheConfService } from '../service';
 import type { FileContext } from '../model/context';
 import type { ConfigGraph } from '../model/workspace';
+import type { ConfigurationView } from '../access';
 import type { CredentialsState, ExplainQuery, ExplainResult } from '../features/explain';
 import { fileUriToPath, pathToFileUri } from '../features/paths';
 import { diskReader, type ConfigWorkspace, type FolderConfiguration } from './workspace';
@@ -44,6 +45,8 @@ export interface CommandContext {
   readonly trusted: boolean;
   /** The include graphs of the workspace folders. */
   readonly workspace: ConfigWorkspace;
+  /** The workspace configuration a server-config file is read in (its rewrites are planned there), if known. */
+  configuration(uri: string, text: string, context: FileContext): ConfigurationView | undefined;
   settings(): LspSettings;
   /** Replaces the httpd diagnostics (by file path) and publishes them. */
   publishHttpd(byPath: Map<string, Diagnostic[]>): Promise<void>;
@@ -123,7 +126,8 @@ const migrateFile: ServerCommand = {
     const a = ctx.analysis(doc);
     // A .htaccess file whose rewrite is exact in the workspace's configuration gets it first.
     const inContext = ctx.trusted ? htaccessInContext(ctx.workspace, uri, doc.getText(), a.context) : null;
-    const fixed = ctx.serviceFor(uri).fixText({ text: inContext?.text ?? doc.getText(), uri, context: a.context });
+    const configuration = ctx.configuration(uri, doc.getText(), a.context);
+    const fixed = ctx.serviceFor(uri).fixText({ text: inContext?.text ?? doc.getText(), uri, context: a.context, configuration });
     if (inContext?.text) fixed.applied++;
     const edit = minimalEdit(doc, fixed.text);
     const result: MigrateResult = { uri, fixes: fixed.applied, applied: false };
@@ -216,7 +220,15 @@ const migrateWorkspace: ServerCommand = {
     const annotate = ctx.edits.documentChanges && ctx.edits.changeAnnotations;
     const documentChanges: TextDocumentEdit[] = [];
     const changes: Record<string, TextEdit[]> = {};
+    // The configuration's files are rewritten in it, and together (one workspace edit): a rewrite
+    // spanning several of them gives each its part, when every one is as the graph read it.
+    const clean = scope === 'configuration' && conf?.graph ? conf.graph.files.every((f) => { const d = open.get(f.path); return !d || d.getText() === f.doc.text; }) : false;
+    const together = clean && conf?.graph ? new Set(conf.graph.files.map((f) => f.path)) : undefined;
     for (const input of inputs) {
+      if (scope === 'configuration') {
+        const configuration = ctx.configuration(input.uri, input.text, input.context ?? 'server');
+        if (configuration) input.configuration = together ? { ...configuration, together } : configuration;
+      }
       const [changed] = ctx.serviceFor(input.uri).migrateFiles([input]);
       if (!changed) continue;
       const doc = input.doc ?? TextDocument.create(input.uri, 'apacheconf', 0, input.text);

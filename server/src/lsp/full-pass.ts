@@ -17,6 +17,7 @@ import { htaccessUnder } from '../features/htaccess-context';
 import type { HtaccessUnder } from '../rules';
 import { diskHost } from '../model/disk';
 import type { FileContext } from '../model/context';
+import { configurationView, type ConfigurationData } from './htaccess';
 
 export const FULL_PASS_ROLE = 'apacheconf-full-pass';
 /** The old-generation heap a full-pass worker may use (MB). */
@@ -33,6 +34,8 @@ export interface FullPassJob {
    * (ServiceSettings.htaccessUnder, which cannot cross to the worker itself).
    */
   htaccessNames?: string[];
+  /** The workspace configuration a server-config file is read in (its access rewrites are planned there). */
+  configuration?: ConfigurationData;
 }
 
 interface JobMessage {
@@ -74,7 +77,7 @@ export function withDiskHtaccess(settings: ServiceSettings, names: readonly stri
 function analyzeJob(job: FullPassJob): ReportedFinding[] {
   const names = job.htaccessNames;
   const settings: ServiceSettings = names ? withDiskHtaccess(job.settings, names) : job.settings;
-  return createService(settings).analyze({ text: job.text, uri: job.uri, context: job.context, depth: 'full' }).findings;
+  return createService(settings).analyze({ text: job.text, uri: job.uri, context: job.context, depth: 'full', configuration: configurationView(job.configuration) }).findings;
 }
 
 /** The worker's loop: one job per message, findings (plain data) back. */

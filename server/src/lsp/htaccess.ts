@@ -5,14 +5,14 @@
  * access control in this file".
  */
 import * as nodePath from 'node:path';
-import type { ConfigDocument, OffsetEdit } from '../syntax';
+import { parse, type ConfigDocument, type OffsetEdit } from '../syntax';
 import type { Analysis, ApacheConfService } from '../service';
 import type { FileContext } from '../model/context';
 import type { ConfigGraph } from '../model/workspace';
 import { flattenGraph } from '../features/explain';
 import { migrateHtaccessInContext, NO_HOST_RULES } from '../features/htaccess-context';
 import { accessFileNames } from '../features/explain-disk';
-import { openDirectories } from '../access';
+import { openDirectories, type ConfigurationView } from '../access';
 import { fileUriToPath } from '../features/paths';
 import type { ConfigWorkspace } from './workspace';
 
@@ -114,3 +114,44 @@ export function withInContextFix(a: Analysis, workspace: ConfigWorkspace, servic
   if (!r) return a;
   return r.text !== null ? service.withRewriteInConfiguration(a, r) : service.withRefusalInConfiguration(a, r.why ?? 'no rewrite form applies.', r.root);
 }
+
+/** A server-config file's configuration as plain data (it crosses to the full-pass worker). */
+export interface ConfigurationData {
+  text: string;
+  origins: Array<{ path: string; line: number }>;
+  path: string;
+  root: string;
+}
+
+/**
+ * The workspace configuration a server-config file is read in, with `text` (the editor's, saved or
+ * not) in the file's place, so its access rewrites are planned there; undefined when no graph of
+ * the workspace holds the file, the graph was cut at the limits, or an unsaved text has Include
+ * lines of its own (what they bring in is only known once saved).
+ */
+export function configurationDataFor(workspace: ConfigWorkspace, uri: string, text: string, context: FileContext): ConfigurationData | undefined {
+  if (context !== 'server' && context !== 'vhost') return undefined;
+  const path = fileUriToPath(uri);
+  if (!path) return undefined;
+  const hit = workspace.fileOf(path);
+  const graph = hit?.conf.graph;
+  if (!hit || !graph || !hit.conf.root) return undefined;
+  let g: ConfigGraph = graph;
+  if (hit.file.doc.text !== text) {
+    const doc = parse(text);
+    if (doc.directives.some((d) => d.key === 'include' || d.key === 'includeoptional')) return undefined;
+    g = { ...graph, files: graph.files.map((f) => (f === hit.file ? { ...f, doc } : f)) };
+  }
+  const flat = flattenGraph(g);
+  if (flat.truncated || g.truncated) return undefined;
+  return { text: flat.doc.text, origins: flat.origins, path: hit.file.path, root: nodePath.basename(hit.conf.root) };
+}
+
+/** The view the rules take, from the plain data (parsed once per text). */
+export function configurationView(data: ConfigurationData | undefined): ConfigurationView | undefined {
+  if (!data) return undefined;
+  if (lastView?.text !== data.text) lastView = { text: data.text, doc: parse(data.text) };
+  return { doc: lastView.doc, origins: data.origins, path: data.path, root: data.root };
+}
+
+let lastView: { text: string; doc: ConfigDocument } | undefined;

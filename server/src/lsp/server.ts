@@ -30,7 +30,7 @@ import { contextFromProject } from '../model/project';
 import type { Finding } from '../rules/types';
 import type { Catalog } from '../features/completion';
 import { fileUriToPath, pathToFileUri } from '../features/paths';
-import { configurationFactsFor, withInContextFix } from './htaccess';
+import { configurationDataFor, configurationFactsFor, configurationView, withInContextFix, type ConfigurationData } from './htaccess';
 import { versionFindings } from '../features/version';
 import { catalog as directiveCatalog } from '../facts';
 import { CatalogFeatures } from './adapters';
@@ -546,15 +546,22 @@ export class ApacheConfServer {
         if (this.documents.get(a.uri)?.version !== version) return null;
       }
     }
-    return this.withConfigurationFindings(this.serviceFor(a.uri).analyze({ text: a.doc.text, uri: a.uri, context: a.context }, a.doc));
+    const configuration = configurationView(this.configurationOf(a.uri, a.doc.text, a.context));
+    return this.withConfigurationFindings(this.serviceFor(a.uri).analyze({ text: a.doc.text, uri: a.uri, context: a.context, configuration }, a.doc));
   }
 
   /** The full pass of a quick analysis's text, context and settings, as the runner takes it. */
   private fullPassJob(quick: Analysis): FullPassJob {
     const facts = quick.context === 'htaccess' ? undefined : configurationFactsFor(this.workspace, quick.uri);
     const settings = this.serviceFor(quick.uri).getSettings();
-    if (!facts) return { text: quick.doc.text, uri: quick.uri, context: quick.context, settings };
-    return { text: quick.doc.text, uri: quick.uri, context: quick.context, settings: { ...settings, openDirs: facts.openDirs }, htaccessNames: facts.htaccessNames };
+    const configuration = this.configurationOf(quick.uri, quick.doc.text, quick.context);
+    if (!facts) return { text: quick.doc.text, uri: quick.uri, context: quick.context, settings, configuration };
+    return { text: quick.doc.text, uri: quick.uri, context: quick.context, settings: { ...settings, openDirs: facts.openDirs }, htaccessNames: facts.htaccessNames, configuration };
+  }
+
+  /** The workspace configuration a server-config file is read in, when the workspace is trusted and a graph holds it. */
+  configurationOf(uri: string, text: string, context: FileContext): ConfigurationData | undefined {
+    return this.fsAccess.enabled ? configurationDataFor(this.workspace, uri, text, context) : undefined;
   }
 
   /** The full analysis from a full pass's findings, remembered for the quick one while that is still current. */
@@ -603,6 +610,7 @@ export class ApacheConfServer {
       edits: { documentChanges, changeAnnotations: documentChanges && !!workspaceEdit?.changeAnnotationSupport },
       trusted: this.fsAccess.enabled,
       workspace: this.workspace,
+      configuration: (uri, text, context) => configurationView(this.configurationOf(uri, text, context)),
       settings: () => this.settings,
       publishHttpd: (byPath) => this.publishHttpd(byPath),
       applyEdit: async (label, edit, refactoring) =>

@@ -12,7 +12,7 @@
 import type { DirectiveNode, Finding, Fix, HtaccessUnder, Rule } from './types';
 import { codeLine, COMPAT_DIRECTIVES, in22Branch } from './scope';
 import { detached, directivesNamed } from '../syntax';
-import { openDirsTouching, planMigration, type DirLevelNeeds, type SectionPlan } from '../access';
+import { openDirsTouching, planMigration, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
 
 function describe(d: DirectiveNode): string {
   const words = d.args.map((a) => a.value);
@@ -120,15 +120,24 @@ export const legacyAccessRule: Rule = {
   id: 'legacy-access',
   defaultSeverity: 'warning',
   summary: '`Order`, `Allow`, `Deny`, `Satisfy`: 2.2 access control that 2.4 keeps only in mod_access_compat. Exact quick fix to `Require` where one exists.',
-  check({ doc, fileContext, mode, depth, inherited, htaccessUnder, openDirs, uri }) {
+  check({ doc, fileContext, mode, depth, inherited, htaccessUnder, openDirs, uri, configuration }) {
     const compat = directivesNamed(doc, ...COMPAT_DIRECTIVES);
     if (!compat.length) return [];
     let plans = new Map<DirectiveNode, SectionPlan>();
+    /** The configuration the plans were made in, when not the file alone. */
+    let inConfiguration: string | null = null;
     // The quick pass leaves the exact rewrites (the costly part) to the full pass.
     if (depth !== 'quick') {
       try {
-        const plan = planMigration(doc, fileContext, { mode: mode ?? 'preserve' });
-        for (const sp of plan.sections) for (const d of sp.compatDirectives) plans.set(d, sp);
+        // A server-config file read in its configuration: planned there (it inherits what the root file says).
+        const there = configuration && (fileContext === 'server' || fileContext === 'vhost') ? plansInConfiguration(configuration, doc, mode ?? 'preserve') : null;
+        if (there) {
+          plans = there;
+          inConfiguration = configuration!.root;
+        } else {
+          const plan = planMigration(doc, fileContext, { mode: mode ?? 'preserve' });
+          for (const sp of plan.sections) for (const d of sp.compatDirectives) plans.set(d, sp);
+        }
       } catch {
         // The engine failing must not hide the findings; they simply get no fix.
         plans = new Map();
@@ -170,7 +179,9 @@ export const legacyAccessRule: Rule = {
           }
         } else if (sp.exact) fixes.push({ title: sp.exact.title, edits: sp.exact.edits, preferred: !intent });
         else if (declared) message += ` ${declaredNote(inherited!, fileContext === 'htaccess')}`;
+        else if (sp.reason && inConfiguration) message += ` No exact rewrite is offered in the configuration of ${inConfiguration}: ${sp.reason}`;
         else if (sp.reason) message += ` No exact rewrite is offered: ${sp.reason}`;
+        if (sp.exact && inConfiguration) message += ` Its rewrite was checked in the configuration of ${inConfiguration}, which this file is part of.`;
         if (subdirs?.kind === 'sets-access') message += ` The declared terms would make it exact, but ${subdirs.file} sets access below and inherits from this file.`;
         if (declared) fixes.push({ title: sp.naive!.title.replace(/ \(check the server config first\)$/, ` (exact for ${DECLARED_TITLE[inherited!]})`), edits: sp.naive!.edits, preferred: true });
         else if (sp.naive) fixes.push({ title: sp.naive.title, edits: sp.naive.edits, preferred: intent });

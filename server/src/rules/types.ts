@@ -5,6 +5,7 @@
  */
 import type { ConfigDocument, DirectiveNode, OffsetEdit, SectionNode } from '../syntax';
 import type { FileContext } from '../model/context';
+import type { ConfigurationView } from '../access/in-configuration';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
 export type SeveritySetting = Severity | 'ignore';
@@ -70,6 +71,11 @@ export interface RuleContext {
    * request points): what an editor shows at once while the full pass runs in the background.
    */
   readonly depth?: 'quick' | 'full';
+  /**
+   * The configuration the file is read in (its root file's includes inlined), when it is known:
+   * the access rewrites of a server-config file are then worked out there (access/in-configuration.ts).
+   */
+  readonly configuration?: ConfigurationView;
 }
 
 export interface Rule {

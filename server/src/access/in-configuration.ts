@@ -1,0 +1,268 @@
+/**
+ * The migration plan of one file of a configuration, worked out on the whole configuration.
+ *
+ * A file included by a server config (`conf-enabled/*.conf`, a virtual host of
+ * `sites-enabled/`) inherits what the sections before it say: on a stock Debian or Red Hat 2.4
+ * install, `<Directory />` holds `Require all denied`, and that `Require` still applies to a
+ * `<Directory>` of the included file that has only host rules (`Order allow,deny` + `Allow from
+ * all` answers 403 there). The file alone does not show it, so its own plan can be wrong in the
+ * configuration. With the configuration at hand (its includes inlined, and where each line comes
+ * from), the plan is made on the configuration and each rewrite is carried back to the file:
+ * exact when its edits fall in the file's own lines, and the same wherever the file is included.
+ */
+import { parse, type ConfigDocument, type DirectiveNode, type OffsetEdit } from '../syntax';
+import { planMigration, type SectionPlan } from './plan';
+import type { FileContext } from '../model/context';
+
+/** The configuration a file is read in. */
+export interface ConfigurationView {
+  /** The whole configuration as one document, its includes inlined (features/explain.ts flattenGraph). */
+  doc: ConfigDocument;
+  /** For each line of `doc`: the file it comes from and its 0-based line there. */
+  origins: ReadonlyArray<{ path: string; line: number }>;
+  /** The analysed file's path, spelt as in `origins`. */
+  path: string;
+  /** The configuration's root file, as messages name it. */
+  root: string;
+  /** How the configuration itself is read (default `server`; `vhost`: it is the body of one virtual host). */
+  context?: FileContext;
+  /**
+   * Other files of the configuration that are rewritten in the same run (`fix --root` over a
+   * folder), each with its own part of a rewrite that spans several files; their paths as in
+   * `origins`. A rewrite that edits a file outside them is not carried.
+   */
+  together?: ReadonlySet<string>;
+}
+
+/** The line of `offset` in a document's line starts (binary search). */
+function lineAt(starts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** A line's text without its line break. */
+function lineText(doc: ConfigDocument, line: number): string {
+  const a = doc.lineStarts[line];
+  const b = line + 1 < doc.lineStarts.length ? doc.lineStarts[line + 1] : doc.text.length;
+  let t = doc.text.slice(a, b);
+  if (t.endsWith('\n')) t = t.slice(0, -1);
+  if (t.endsWith('\r')) t = t.slice(0, -1);
+  return t;
+}
+
+/**
+ * Carries offsets of the configuration to the file: null for an offset in another file's line (or
+ * in a line that is not the file's text as it is now, as in an editor's unsaved buffer).
+ */
+class OffsetMap {
+  private readonly checked = new Map<number, boolean>();
+
+  constructor(
+    private readonly view: ConfigurationView,
+    private readonly file: ConfigDocument,
+  ) {}
+
+  /** The file's line that configuration line `k` is, or -1. */
+  fileLine(k: number): number {
+    const o = this.view.origins[k];
+    if (!o || o.path !== this.view.path || o.line >= this.file.lineStarts.length) return -1;
+    let same = this.checked.get(k);
+    if (same === undefined) {
+      same = lineText(this.view.doc, k) === lineText(this.file, o.line);
+      this.checked.set(k, same);
+    }
+    return same ? o.line : -1;
+  }
+
+  /** `offset` of the configuration in the file, with the configuration line it sits on; an end offset at a line start counts as the end of the line before. */
+  map(offset: number, isEnd: boolean): { at: number; k: number; line: number } | null {
+    const starts = this.view.doc.lineStarts;
+    let k = lineAt(starts, offset);
+    if (isEnd && k > 0 && starts[k] === offset) k--;
+    const line = this.fileLine(k);
+    if (line < 0) return null;
+    const at = this.file.lineStarts[line] + (offset - starts[k]);
+    const next = line + 1 < this.file.lineStarts.length ? this.file.lineStarts[line + 1] : this.file.text.length;
+    if (at > next) return null;
+    return { at, k, line };
+  }
+
+  /** The file a configuration line comes from, when the whole range of lines is that file's, one after the other. */
+  private otherFile(from: number, to: number): string | null {
+    const first = this.view.origins[from];
+    if (!first) return null;
+    for (let k = from; k <= to; k++) {
+      const o = this.view.origins[k];
+      if (!o || o.path !== first.path || o.line !== first.line + (k - from)) return null;
+    }
+    return first.path;
+  }
+
+  /** Files other than this one that the last `edits` call left to their own run. */
+  others = new Set<string>();
+
+  /**
+   * Edits of the configuration as edits of the file, or null when one of them reaches outside the
+   * file's lines (edits of a file rewritten in the same run, `together`, are left to that file).
+   */
+  edits(list: readonly OffsetEdit[], carried: (e: OffsetEdit, path: string) => boolean = () => false): OffsetEdit[] | null {
+    const out: OffsetEdit[] = [];
+    this.others = new Set();
+    for (const e of list) {
+      const starts = this.view.doc.lineStarts;
+      const k0 = lineAt(starts, e.start);
+      let k1 = lineAt(starts, e.end);
+      if (e.end > e.start && k1 > 0 && starts[k1] === e.end) k1--;
+      const other = this.otherFile(k0, k1);
+      if (other !== null && other !== this.view.path) {
+        // Left to the other file's run only when it runs, and a host-rule line of its own carries this edit.
+        if (!this.view.together?.has(other) || !carried(e, other)) return null;
+        this.others.add(other);
+        continue;
+      }
+      const a = this.map(e.start, false);
+      const b = e.end === e.start ? a : this.map(e.end, true);
+      if (!a || !b) return null;
+      // Every line the edit spans must be the file's, one after the other (no included file between).
+      for (let k = a.k; k <= b.k; k++) if (this.fileLine(k) !== a.line + (k - a.k)) return null;
+      out.push({ start: a.at, end: b.at, newText: e.newText });
+    }
+    return out;
+  }
+}
+
+const baseName = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
+
+const key = (edits: readonly OffsetEdit[] | null | undefined): string => (edits ? JSON.stringify(edits.map((e) => [e.start, e.end, e.newText])) : '');
+
+/**
+ * The plan of each host-rule line of `file`, worked out on the configuration `view` and carried
+ * to the file; null when the configuration holds none of the file's lines (it is not included
+ * there, or its text differs from what was read), so the file's own plan is all there is.
+ */
+export function plansInConfiguration(view: ConfigurationView, file: ConfigDocument, mode: 'preserve' | 'intent' = 'preserve'): Map<DirectiveNode, SectionPlan> | null {
+  const map = new OffsetMap(view, file);
+  let any = false;
+  for (let k = 0; k < view.origins.length && !any; k++) any = map.fileLine(k) >= 0;
+  if (!any) return null;
+  const plan = planMigration(view.doc, view.context ?? 'server', { mode });
+  // The file's directives by offset, and the configuration's plans that hold copies of them.
+  const byStart = new Map<number, DirectiveNode>();
+  for (let ix = 0; ix < file.directives.length; ix++) byStart.set(file.directives[ix].start, file.directives[ix]);
+  const copies = new Map<DirectiveNode, SectionPlan[]>();
+  for (const sp of plan.sections) {
+    for (const d of sp.compatDirectives) {
+      const at = map.map(d.start, false);
+      const mine = at ? byStart.get(at.at) : undefined;
+      if (!mine) continue;
+      const list = copies.get(mine);
+      if (list) list.push(sp);
+      else copies.set(mine, [sp]);
+    }
+  }
+  // Which files carry each exact edit: those with a host-rule line whose plan holds it (their run applies it).
+  const carriers = new Map<string, Set<string>>();
+  const editKey = (e: OffsetEdit) => `${e.start}:${e.end}:${e.newText}`;
+  for (const sp of plan.sections) {
+    if (!sp.exact) continue;
+    const paths = new Set<string>();
+    for (const d of sp.compatDirectives) {
+      const o = view.origins[lineAt(view.doc.lineStarts, d.start)];
+      if (o) paths.add(o.path);
+    }
+    for (const e of sp.exact.edits) {
+      const set = carriers.get(editKey(e));
+      if (set) for (const p of paths) set.add(p);
+      else carriers.set(editKey(e), new Set(paths));
+    }
+  }
+  const carriedBy = (e: OffsetEdit, path: string) => carriers.get(editKey(e))?.has(path) ?? false;
+  const carried = new Map<SectionPlan, SectionPlan>();
+  const carry = (sp: SectionPlan): SectionPlan => {
+    let c = carried.get(sp);
+    if (c) return c;
+    const compatDirectives: DirectiveNode[] = [];
+    for (const d of sp.compatDirectives) {
+      const at = map.map(d.start, false);
+      const mine = at ? byStart.get(at.at) : undefined;
+      if (mine) compatDirectives.push(mine);
+    }
+    c = { section: compatDirectives[0]?.parent ?? null, compatDirectives };
+    if (sp.dirLevel) c.dirLevel = sp.dirLevel;
+    const exact = sp.exact ? map.edits(sp.exact.edits, carriedBy) : null;
+    const others = [...map.others];
+    if (sp.exact && exact) {
+      c.exact = { title: others.length ? `${sp.exact.title} (with its part in ${others.map(baseName).join(', ')})` : sp.exact.title, edits: exact };
+      if (sp.htaccessBelow) c.htaccessBelow = sp.htaccessBelow;
+    } else if (sp.exact) c.reason = `the rewrite that is exact in the configuration of ${view.root} also edits lines of other files.`;
+    else c.reason = sp.reason ?? `it is not exact in the configuration of ${view.root}.`;
+    const naive = sp.naive ? map.edits(sp.naive.edits) : null;
+    if (sp.naive && naive) c.naive = { title: sp.naive.title, edits: naive, changes: sp.naive.changes };
+    carried.set(sp, c);
+    return c;
+  };
+  const out = new Map<DirectiveNode, SectionPlan>();
+  for (const [d, list] of copies) {
+    const plans = list.map(carry);
+    const first = plans[0];
+    // Included in several places: one rewrite must be exact in all of them.
+    if (plans.some((p) => key(p.exact?.edits) !== key(first.exact?.edits))) {
+      out.set(d, { section: first.section, compatDirectives: first.compatDirectives, reason: `this file is included in several places of the configuration of ${view.root}, and what is exact differs between them.` });
+    } else out.set(d, first);
+  }
+  return out;
+}
+
+/**
+ * The view after `edits` turned the file `before` into `after`: every stretch of the configuration
+ * that is the file's text (each place it is included) now holds the new text, so a second round
+ * of fixes is planned on what the first round made.
+ */
+export function viewAfterEdits(view: ConfigurationView, before: ConfigDocument, edits: readonly OffsetEdit[], after: string): ConfigurationView {
+  const map = new OffsetMap(view, before);
+  const sorted = [...edits].sort((a, b) => a.start - b.start);
+  const delta = (e: OffsetEdit) => e.newText.length - (e.end - e.start);
+  // New offset of a stretch's start (an insertion there belongs to the stretch) and of its end (one there does not).
+  const startOf = (x: number) => x + sorted.reduce((n, e) => n + (e.end <= x && e.start < x ? delta(e) : 0), 0);
+  const endOf = (x: number) => x + sorted.reduce((n, e) => n + (e.start < x ? delta(e) : 0), 0);
+  const afterStarts = [0];
+  for (let i = 0; i < after.length; i++) if (after.charCodeAt(i) === 10) afterStarts.push(i + 1);
+  const fileEnd = (line: number) => (line + 1 < before.lineStarts.length ? before.lineStarts[line + 1] : before.text.length);
+  const parts: string[] = [];
+  const origins: Array<{ path: string; line: number }> = [];
+  const starts = view.doc.lineStarts;
+  const n = view.origins.length;
+  const lineEnd = (k: number) => (k + 1 < starts.length ? starts[k + 1] : view.doc.text.length);
+  for (let k = 0; k < n; ) {
+    const first = map.fileLine(k);
+    if (first < 0) {
+      parts.push(view.doc.text.slice(starts[k], lineEnd(k)));
+      origins.push(view.origins[k]);
+      k++;
+      continue;
+    }
+    // A stretch of the file's lines, one after the other.
+    let m = k;
+    while (m + 1 < n && map.fileLine(m + 1) === first + (m + 1 - k)) m++;
+    const last = first + (m - k);
+    const a = startOf(before.lineStarts[first]);
+    const b = endOf(fileEnd(last));
+    let seg = after.slice(a, b);
+    // The configuration ends each inlined file with a line break.
+    if (seg.length && !seg.endsWith('\n')) seg += '\n';
+    parts.push(seg);
+    let line = lineAt(afterStarts, a);
+    for (let i = 0; i < seg.length; i++) if (seg.charCodeAt(i) === 10) origins.push({ path: view.path, line: line++ });
+    k = m + 1;
+  }
+  const text = parts.join('');
+  // The other files of the run are planned on the configuration as it was: a rewrite spanning
+  // them is carried only from that plan, whose other parts their runs apply.
+  return { ...view, doc: parse(text), origins, together: undefined };
+}
