@@ -10,7 +10,7 @@
  * from), the plan is made on the configuration and each rewrite is carried back to the file:
  * exact when its edits fall in the file's own lines, and the same wherever the file is included.
  */
-import { parse, type ConfigDocument, type DirectiveNode, type OffsetEdit } from '../syntax';
+import { parse, positionAt, type ConfigDocument, type DirectiveNode, type OffsetEdit } from '../syntax';
 import { planMigration, type SectionPlan } from './plan';
 import type { FileContext } from '../model/context';
 
@@ -32,18 +32,6 @@ export interface ConfigurationView {
    * `origins`. A rewrite that edits a file outside them is not carried.
    */
   together?: ReadonlySet<string>;
-}
-
-/** The line of `offset` in a document's line starts (binary search). */
-function lineAt(starts: readonly number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 /** A line's text without its line break. */
@@ -83,7 +71,7 @@ class OffsetMap {
   /** `offset` of the configuration in the file, with the configuration line it sits on; an end offset at a line start counts as the end of the line before. */
   map(offset: number, isEnd: boolean): { at: number; k: number; line: number } | null {
     const starts = this.view.doc.lineStarts;
-    let k = lineAt(starts, offset);
+    let k = positionAt(this.view.doc, offset).line;
     if (isEnd && k > 0 && starts[k] === offset) k--;
     const line = this.fileLine(k);
     if (line < 0) return null;
@@ -116,8 +104,8 @@ class OffsetMap {
     this.others = new Set();
     for (const e of list) {
       const starts = this.view.doc.lineStarts;
-      const k0 = lineAt(starts, e.start);
-      let k1 = lineAt(starts, e.end);
+      const k0 = positionAt(this.view.doc, e.start).line;
+      let k1 = positionAt(this.view.doc, e.end).line;
       if (e.end > e.start && k1 > 0 && starts[k1] === e.end) k1--;
       const other = this.otherFile(k0, k1);
       if (other !== null && other !== this.view.path) {
@@ -173,7 +161,7 @@ export function plansInConfiguration(view: ConfigurationView, file: ConfigDocume
     if (!sp.exact) continue;
     const paths = new Set<string>();
     for (const d of sp.compatDirectives) {
-      const o = view.origins[lineAt(view.doc.lineStarts, d.start)];
+      const o = view.origins[positionAt(view.doc, d.start).line];
       if (o) paths.add(o.path);
     }
     for (const e of sp.exact.edits) {
@@ -257,7 +245,7 @@ export function viewAfterEdits(view: ConfigurationView, before: ConfigDocument, 
     // The configuration ends each inlined file with a line break.
     if (seg.length && !seg.endsWith('\n')) seg += '\n';
     parts.push(seg);
-    let line = lineAt(afterStarts, a);
+    let line = positionAt({ lineStarts: afterStarts, text: after }, a).line;
     for (let i = 0; i < seg.length; i++) if (seg.charCodeAt(i) === 10) origins.push({ path: view.path, line: line++ });
     k = m + 1;
   }
