@@ -477,13 +477,17 @@ function configurationFor(
   c: { doc: ConfigDocument; real: Array<{ path: string; line: number }> } | null,
   file: FoundFile,
   root: string,
-  run: readonly FoundFile[],
+  together: ReadonlySet<string>,
 ): ConfigurationView | undefined {
   if (!c) return undefined;
   const path = realPath(file.absolute);
   if (!c.real.some((o) => o.path === path)) return undefined;
-  // The files of this run are rewritten together: a rewrite spanning several of them gives each its part.
-  return { doc: c.doc, origins: c.real, path, root: nodePath.basename(root), together: new Set(run.map((f) => realPath(f.absolute))) };
+  return { doc: c.doc, origins: c.real, path, root: nodePath.basename(root), together };
+}
+
+/** The files of a run by real path: they are rewritten together, so a rewrite spanning several of them gives each its part. */
+function runPaths(files: readonly FoundFile[]): ReadonlySet<string> {
+  return new Set(files.map((f) => realPath(f.absolute)));
 }
 
 function graphFrom(root: string, cwd: string): ConfigGraph {
@@ -556,11 +560,12 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
   if (root) session.addSettings({ htaccessUnder: diskHtaccessUnder(root.doc, diskHost), openDirs: openDirectories(root.doc) });
   else if (o.inherited) session.addSettings({ htaccessUnder: diskHtaccessUnder(null, diskHost) });
   const reports: FileReport[] = [];
+  const together = runPaths(files);
   for (const file of files) {
     const l = session.load(file);
     if (!l) continue;
     const context = o.context ?? graphContext.get(file.absolute) ?? l.context;
-    const configuration = context === 'server' || context === 'vhost' ? configurationFor(root, file, o.root ?? '', files) : undefined;
+    const configuration = context === 'server' || context === 'vhost' ? configurationFor(root, file, o.root ?? '', together) : undefined;
     let a = l.service.analyze({ text: l.decoded.text, uri: uriOf(file), context, configuration });
     // A .htaccess file given with --root: its rewrite checked in that configuration, as fix --root does.
     if (root && context === 'htaccess') {
@@ -638,6 +643,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
   if (rootDoc) session.addSettings({ htaccessUnder: diskHtaccessUnder(rootDoc, parents), openDirs: openDirectories(rootDoc) });
   else if (o.inherited) session.addSettings({ htaccessUnder: diskHtaccessUnder(null, parents) });
   const depth = (f: { absolute: string }) => f.absolute.split(nodePath.sep).length;
+  const together = runPaths(files);
   const ordered = rootDoc ? files.map((f, i) => ({ f, i })).sort((a, b) => depth(a.f) - depth(b.f) || a.i - b.i).map((x) => x.f) : files;
   for (const file of ordered) {
     const l = session.load(file);
@@ -659,7 +665,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
       }
     }
     // A server-config file of the --root configuration: its rewrites are planned in that configuration.
-    const configuration = l.context === 'server' || l.context === 'vhost' ? configurationFor(rootConfig, file, o.root ?? '', files) : undefined;
+    const configuration = l.context === 'server' || l.context === 'vhost' ? configurationFor(rootConfig, file, o.root ?? '', together) : undefined;
     const fixed = service.fixText({ text: start, uri: uriOf(file), context: l.context, configuration });
     fixed.applied += inContext;
     const changed = fixed.text !== decoded.text;

@@ -9,24 +9,28 @@ import { parse, type ConfigDocument, type OffsetEdit } from '../syntax';
 import type { Analysis, ApacheConfService } from '../service';
 import type { FileContext } from '../model/context';
 import type { ConfigGraph } from '../model/workspace';
-import { flattenGraph } from '../features/explain';
+import { flattenGraph, type FlatConfig } from '../features/explain';
 import { migrateHtaccessInContext, NO_HOST_RULES } from '../features/htaccess-context';
 import { accessFileNames } from '../features/explain-disk';
 import { openDirectories, type ConfigurationView } from '../access';
 import { fileUriToPath } from '../features/paths';
 import type { ConfigWorkspace } from './workspace';
 
-/** The flattened text of each graph (null when the graph was cut at the limits: nothing is exact then). */
-const flats = new WeakMap<ConfigGraph, ConfigDocument | null>();
+/** The flattened configuration of each graph (null when the graph was cut at the limits: nothing is exact then). */
+const flats = new WeakMap<ConfigGraph, FlatConfig | null>();
+
+function flatConfigOf(graph: ConfigGraph): FlatConfig | null {
+  let f = flats.get(graph);
+  if (f === undefined) {
+    const flat = flattenGraph(graph);
+    f = flat.truncated || graph.truncated ? null : flat;
+    flats.set(graph, f);
+  }
+  return f;
+}
 
 function flatOf(graph: ConfigGraph): ConfigDocument | null {
-  let d = flats.get(graph);
-  if (d === undefined) {
-    const flat = flattenGraph(graph);
-    d = flat.truncated || graph.truncated ? null : flat.doc;
-    flats.set(graph, d);
-  }
-  return d;
+  return flatConfigOf(graph)?.doc ?? null;
 }
 
 /**
@@ -136,14 +140,18 @@ export function configurationDataFor(workspace: ConfigWorkspace, uri: string, te
   const hit = workspace.fileOf(path);
   const graph = hit?.conf.graph;
   if (!hit || !graph || !hit.conf.root) return undefined;
-  let g: ConfigGraph = graph;
-  if (hit.file.doc.text !== text) {
+  // The text the graph read: its flattened configuration, made once per graph (a full pass runs
+  // after every pause in typing); an unsaved text: flattened with it in the file's place.
+  let flat: FlatConfig | null;
+  if (hit.file.doc.text === text) flat = flatConfigOf(graph);
+  else {
     const doc = parse(text);
     if (doc.directives.some((d) => d.key === 'include' || d.key === 'includeoptional')) return undefined;
-    g = { ...graph, files: graph.files.map((f) => (f === hit.file ? { ...f, doc } : f)) };
+    const g: ConfigGraph = { ...graph, files: graph.files.map((f) => (f === hit.file ? { ...f, doc } : f)) };
+    const made = flattenGraph(g);
+    flat = made.truncated || g.truncated ? null : made;
   }
-  const flat = flattenGraph(g);
-  if (flat.truncated || g.truncated) return undefined;
+  if (!flat) return undefined;
   return { text: flat.doc.text, origins: flat.origins, path: hit.file.path, root: nodePath.basename(hit.conf.root) };
 }
 
