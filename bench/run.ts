@@ -23,7 +23,8 @@
  * with --quick), so a pathological slowdown shows up as "did not finish"
  * rather than a hung benchmark; the growth with file size is printed too.
  *
- * Options: --quick (fewer repetitions, shorter limits), --no-lsp, --no-profile.
+ * Options: --quick (fewer repetitions, shorter limits), --no-lsp, --no-profile; --latency LINES [DEBOUNCE]
+ * measures only the typing latency on a generated file.
  * Internal: --child-analyze FILE REPS [RULE], --child-rules FILE, --child-mem FILE [RULE] [quick],
  * --child-rate KIND, --child-profile, --child-echo DIAGNOSTICS --stdio.
  */
@@ -856,7 +857,12 @@ else if (args[0] === '--child-rules') childRules(args[1]);
 else if (args[0] === '--child-profile') childProfile(args[1] ?? 'analyze');
 else if (args[0] === '--child-rate') childRate(args[1] ?? 'quick');
 else if (args[0] === '--child-echo') childEcho(args[1]);
-else
+else if (args[0] === '--latency') {
+  // `--latency LINES [DEBOUNCE]`: only the typing latency on a generated file of LINES lines.
+  const lines = Number(args[1] ?? '10000');
+  const debounce = args[2] === undefined ? undefined : Number(args[2]);
+  lspLatency([path.join(repo, 'dist/server.js')], generateConfig(lines, lines), 31, debounce, 120_000).then((ms) => console.log(`${lines} lines, ${debounce === undefined ? 'default debounce' : `debounce ${debounce}`}: ${ms === null ? 'no answer' : ms.toFixed(1) + ' ms'}`));
+} else
   main().catch((e) => {
     console.error(e);
     process.exitCode = 1;

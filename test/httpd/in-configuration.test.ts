@@ -25,7 +25,7 @@ const PATHS = ['/index.html', '/sub/a.html', '/sub/', '/sub/deep/b.html', '/othe
 const FILES = { 'sub/deep/b.html': 'b\n', 'other/a.html': 'o\n' };
 const HEADERS: Array<Record<string, string>> = [{}, { 'X-Flag': 'yes' }];
 
-interface Split {
+export interface Split {
   id: string;
   root: string;
   included: string;
@@ -60,8 +60,8 @@ export function migrateInConfiguration(s: Split): Migrated & { standalone: strin
   return { c, rewritten: r !== null && i !== null ? fromEngine(r + i) : null, reasons, standalone };
 }
 
-const HEAD = 'SetEnvIf X-Flag ^yes FLAG';
-const TABLE: Split[] = [
+export const HEAD = 'SetEnvIf X-Flag ^yes FLAG';
+export const TABLE: Split[] = [
   // Debian's and Red Hat's root: <Directory /> closed, nothing granted below it here.
   { id: 'closed-root', root: [HEAD, dir('Require all denied', '/')].join('\n'), included: dir('Order allow,deny\nAllow from all', SUB) },
   { id: 'closed-root-granted-docroot', root: [HEAD, dir('Require all denied', '/'), dir('Require all granted')].join('\n'), included: dir('Order allow,deny\nAllow from all', SUB) },
@@ -73,7 +73,7 @@ const TABLE: Split[] = [
 ];
 
 const WHERE = ['root', 'docroot', 'sub', 'sub-deep', 'loc-sub', 'files-a', 'other'] as const;
-const place = (w: (typeof WHERE)[number], body: string): string =>
+export const place = (w: (typeof WHERE)[number], body: string): string =>
   w === 'root' ? dir(body, '/') : w === 'docroot' ? dir(body) : w === 'sub' ? dir(body, SUB) : w === 'sub-deep' ? dir(body, `${SUB}/deep`) : w === 'loc-sub' ? loc('/sub', body) : w === 'files-a' ? files('a.html', body) : dir(body, '@DOCROOT@/other');
 export const splitArb = fc
   .record({

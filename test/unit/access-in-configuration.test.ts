@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { createService } from '../../server/src/service';
 import { parse } from '../../server/src/syntax';
 import { runCli } from '../../server/src/cli/cli';
-import type { ConfigurationView } from '../../server/src/access';
+import { INCLUDED_NOTE, type ConfigurationView } from '../../server/src/access';
 
 /** `parts` as one configuration: each [path, text], in the order the root includes them. */
 function viewOf(parts: Array<[string, string]>, path: string, together?: string[]): ConfigurationView {
@@ -139,9 +139,18 @@ describe('fix --root and check --root plan included files in the configuration',
     assert.equal(r.out, 'Alias /app /srv/app\n<Directory /srv/app>\n  AuthMerging And\n  Require all granted\n</Directory>\n');
   });
 
-  it('fix without --root plans the file alone (nothing tells it what it inherits)', async () => {
+  it('fix without --root: a file of conf-available/ gets only a rewrite right under any main file (it keeps what <Directory /> says)', async () => {
     const r = await cli(['fix', '--stdout', 'apache2/conf-available/app.conf']);
-    assert.doesNotMatch(r.out, /AuthMerging/);
+    assert.equal(r.out, 'Alias /app /srv/app\n<Directory /srv/app>\n  AuthMerging And\n  Require all granted\n</Directory>\n');
+    const c = await cli(['check', '--format', 'json', 'apache2/conf-available/app.conf']);
+    const json = JSON.parse(c.out) as { files: Array<{ diagnostics: Array<{ code: string; message: string }> }> };
+    assert.ok(json.files[0].diagnostics.some((d) => d.code === 'legacy-access' && d.message.includes(INCLUDED_NOTE)), c.out);
+  });
+
+  it('fix without --root: a file whose folder says nothing of an Include is planned as the whole configuration', async () => {
+    fs.writeFileSync(path.join(dir, 'app.conf'), OLD('/srv/app'));
+    const r = await cli(['fix', '--stdout', 'app.conf']);
+    assert.equal(r.out, 'Alias /app /srv/app\n<Directory /srv/app>\n  Require all granted\n</Directory>\n');
   });
 
   it('check --root says where the rewrite was checked', async () => {

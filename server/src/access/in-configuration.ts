@@ -11,7 +11,7 @@
  * exact when its edits fall in the file's own lines, and the same wherever the file is included.
  */
 import { parse, positionAt, type ConfigDocument, type DirectiveNode, type OffsetEdit } from '../syntax';
-import { planMigration, type SectionPlan } from './plan';
+import { checkEditsAt, planMigration, type SectionPlan } from './plan';
 import type { FileContext } from '../model/context';
 
 /** The configuration a file is read in. */
@@ -253,4 +253,107 @@ export function viewAfterEdits(view: ConfigurationView, before: ConfigDocument, 
   // The other files of the run are planned on the configuration as it was: a rewrite spanning
   // them is carried only from that plan, whose other parts their runs apply.
   return { ...view, doc: parse(text), origins, together: undefined };
+}
+
+/**
+ * Main files a file that another includes is checked under when the main file is not known: its
+ * sections inherit from `<Directory />` there, which may set nothing, refuse everyone (Debian's
+ * and Red Hat's stock `apache2.conf`/`httpd.conf`), or ask for a password.
+ */
+const MAIN_FILES: ReadonlyArray<{ label: string; text: string }> = [
+  { label: 'refuses everyone', text: '<Directory />\n    Require all denied\n</Directory>\n' },
+  { label: 'asks for a password', text: '<Directory />\n    AuthType Basic\n    AuthName "main"\n    AuthUserFile /dev/null\n    Require valid-user\n</Directory>\n' },
+  {
+    label: "Debian's",
+    text: '<Directory />\n    Require all denied\n</Directory>\n<Directory /usr/share>\n    Require all granted\n</Directory>\n<Directory /var/www/>\n    Require all granted\n</Directory>\n<FilesMatch "^\\.ht">\n    Require all denied\n</FilesMatch>\n',
+  },
+  {
+    label: "Red Hat's",
+    text: '<Directory />\n    Require all denied\n</Directory>\n<Directory "/var/www">\n    Require all granted\n</Directory>\n<Directory "/var/www/html">\n    Require all granted\n</Directory>\n<Directory "/var/www/cgi-bin">\n    Require all granted\n</Directory>\n<Files ".ht*">\n    Require all denied\n</Files>\n',
+  },
+];
+/** What a rewrite of a file another includes holds under, when that main file is not known. */
+export const INCLUDED_NOTE =
+  'This file sits in a folder that another file includes, which is not at hand: the rewrite is right under a main file that sets access only in sections read before this file\'s ' +
+  '(`<Directory />` and the other directories that enclose these paths: nothing, `Require all denied`, a password, or Debian\'s and Red Hat\'s stock files), not where a later section of it ' +
+  '(a deeper `<Directory>`, `<Files>`, `<Location>`, `<If>`) sets access for these requests. Give the main file (`apacheconf fix --root`, or open its folder) to have it checked there.';
+const MAIN_PATH = '(main file)';
+
+/** The main file's text with the line breaks `file` uses (a rewrite planned there writes them). */
+function inBreaksOf(main: string, file: ConfigDocument): string {
+  return file.text.includes('\r\n') ? main.replace(/\n/g, '\r\n') : main;
+}
+
+/** `file` read after the main file `main`, as a configuration view. */
+function viewUnder(main: string, file: ConfigDocument, path: string): ConfigurationView {
+  main = inBreaksOf(main, file);
+  const text = file.text.endsWith('\n') ? file.text : file.text + '\n';
+  const origins: Array<{ path: string; line: number }> = [];
+  let line = 0;
+  for (let i = 0; i < main.length; i++) if (main.charCodeAt(i) === 10) origins.push({ path: MAIN_PATH, line: line++ });
+  line = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) origins.push({ path, line: line++ });
+  return { doc: parse(main + text), origins, path, root: MAIN_PATH };
+}
+
+/** Why a check of `edits` fails with the file after `main` (null: it holds), over the sections from `from` to `to` of the file. */
+function failsUnder(main: string, file: ConfigDocument, from: number, to: number, edits: readonly OffsetEdit[]): string | null {
+  main = inBreaksOf(main, file);
+  const text = file.text.endsWith('\n') ? file.text : file.text + '\n';
+  const doc = main ? parse(main + text) : file;
+  const n = main.length;
+  return checkEditsAt(doc, 'server', from + n, to + n, edits.map((e) => ({ start: e.start + n, end: e.end + n, newText: e.newText })));
+}
+
+/**
+ * The plans of a server-config file that another file includes, when that file is not known
+ * (`fix` without `--root`, an editor without the main file in its workspace): a rewrite is exact
+ * only if it is exact whatever the main file's `<Directory />` says (nothing, `Require all
+ * denied`, a password). The one planned on the file alone is tried first, then the one planned
+ * under a closed `<Directory />` (it keeps what is inherited with `AuthMerging`); the first that
+ * the engine's check holds under all three is kept. Otherwise the section gets no exact rewrite, and
+ * the file-alone one is offered as a rewrite that holds only where the main file sets no access.
+ */
+export function plansAsIncluded(file: ConfigDocument, path: string, mode: 'preserve' | 'intent' = 'preserve'): Map<DirectiveNode, SectionPlan> {
+  const alone = planMigration(file, 'server', { mode });
+  const closed = plansInConfiguration(viewUnder(MAIN_FILES[0].text, file, path), file, mode);
+  const mains = ['', ...MAIN_FILES.map((m) => m.text)];
+  const verdicts = new Map<string, boolean>();
+  const holds = (sp: SectionPlan, edits: readonly OffsetEdit[]): boolean => {
+    const k = key(edits);
+    let ok = verdicts.get(k);
+    if (ok === undefined) {
+      // The sections the rewrite touches, and its own.
+      let from = sp.section?.open.start ?? Infinity;
+      let to = sp.section ? sp.section.open.end : -Infinity;
+      for (const e of edits) {
+        from = Math.min(from, e.start);
+        to = Math.max(to, e.end);
+      }
+      const start = file.sections.filter((s) => s.open.start <= from && (s.close?.end ?? file.text.length) >= from).reduce((m, s) => Math.min(m, s.open.start), from);
+      ok = mains.every((m) => failsUnder(m, file, start, Math.max(to, start + 1), edits) === null);
+      verdicts.set(k, ok);
+    }
+    return ok;
+  };
+  const out = new Map<DirectiveNode, SectionPlan>();
+  for (const sp of alone.sections) {
+    for (const d of sp.compatDirectives) {
+      const underClosed = closed?.get(d);
+      const tries = [sp.exact, underClosed?.exact].filter((x): x is NonNullable<typeof x> => !!x);
+      const robust = tries.find((x) => holds(sp, x.edits));
+      if (robust) {
+        out.set(d, { ...sp, exact: { title: robust.title, edits: robust.edits }, reason: undefined, note: INCLUDED_NOTE });
+        continue;
+      }
+      const why =
+        'this file sits in a folder that another file includes, and its sections inherit what that main file says before them (on Debian and Red Hat, `<Directory />` refuses everyone). ' +
+        'No rewrite of these lines was found that is right under every such main file (nothing, `Require all denied`, a password, Debian\'s and Red Hat\'s stock files): give the main file (`apacheconf fix --root`, or open its folder in the editor) to have them planned in it.';
+      const naive = sp.exact
+        ? { title: `${sp.exact.title} (exact only where the main file sets no access for these paths)`, edits: sp.exact.edits, changes: why }
+        : sp.naive;
+      out.set(d, { section: sp.section, compatDirectives: sp.compatDirectives, reason: why, ...(naive ? { naive } : {}), ...(sp.dirLevel ? { dirLevel: sp.dirLevel } : {}) });
+    }
+  }
+  return out;
 }

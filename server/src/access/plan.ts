@@ -76,6 +76,8 @@ export interface SectionPlan {
    * `Require` and the rewrite's replace each other), so it holds when none does.
    */
   htaccessBelow?: string[];
+  /** With `exact`: what the rewrite rests on, for the finding's message (a file planned without its main file). */
+  note?: string;
 }
 
 export interface MigrationPlan {

@@ -12,7 +12,8 @@
 import type { DirectiveNode, Finding, Fix, HtaccessUnder, Rule } from './types';
 import { codeLine, COMPAT_DIRECTIVES, in22Branch } from './scope';
 import { detached, directivesNamed } from '../syntax';
-import { openDirsTouching, planMigration, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
+import { openDirsTouching, planMigration, plansAsIncluded, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
+import { looksIncluded } from '../model/context';
 
 function describe(d: DirectiveNode): string {
   const words = d.args.map((a) => a.value);
@@ -95,6 +96,16 @@ function dirOfUri(uri: string | undefined): string | null {
   }
 }
 
+/** The path of a uri (a file: uri decoded; anything else as it is). */
+function uriPath(uri: string): string {
+  if (!uri.startsWith('file://')) return uri;
+  try {
+    return decodeURIComponent(new URL(uri).pathname);
+  } catch {
+    return uri;
+  }
+}
+
 /** A list of directories in a sentence. */
 function dirList(dirs: readonly string[]): string {
   const q = dirs.slice(0, 3).map((d) => `\`${d}\``);
@@ -134,6 +145,9 @@ export const legacyAccessRule: Rule = {
         if (there) {
           plans = there;
           inConfiguration = configuration!.root;
+        } else if (fileContext === 'server' && !configuration && uri && looksIncluded(uriPath(uri))) {
+          // A file another includes, that file not at hand: only rewrites right under any main file.
+          plans = plansAsIncluded(doc, uriPath(uri), mode ?? 'preserve');
         } else {
           const plan = planMigration(doc, fileContext, { mode: mode ?? 'preserve' });
           for (const sp of plan.sections) for (const d of sp.compatDirectives) plans.set(d, sp);
@@ -182,6 +196,7 @@ export const legacyAccessRule: Rule = {
         else if (sp.reason && inConfiguration) message += ` No exact rewrite is offered in the configuration of ${inConfiguration}: ${sp.reason}`;
         else if (sp.reason) message += ` No exact rewrite is offered: ${sp.reason}`;
         if (sp.exact && inConfiguration) message += ` Its rewrite was checked in the configuration of ${inConfiguration}, which this file is part of.`;
+        if (sp.exact && sp.note) message += ` ${sp.note}`;
         if (subdirs?.kind === 'sets-access') message += ` The declared terms would make it exact, but ${subdirs.file} sets access below and inherits from this file.`;
         if (declared) fixes.push({ title: sp.naive!.title.replace(/ \(check the server config first\)$/, ` (exact for ${DECLARED_TITLE[inherited!]})`), edits: sp.naive!.edits, preferred: true });
         else if (sp.naive) fixes.push({ title: sp.naive.title, edits: sp.naive.edits, preferred: intent });

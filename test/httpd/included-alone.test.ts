@@ -1,0 +1,92 @@
+// Files that another file includes, rewritten without that main file, on the real httpd.
+//
+// `apacheconf fix conf-enabled/stats.conf` without `--root` (or an editor whose workspace does not
+// hold the main file) cannot see what the main file's sections say before this one. A file in a
+// folder that only an Include reads (conf-enabled/, sites-available/, conf.d/…) therefore gets a
+// rewrite only when the engine finds it exact whatever the main file's `<Directory />` holds:
+// nothing, `Require all denied` (Debian's and Red Hat's stock files), or a password; and only
+// where the main file sets access in sections read before the included file's (the directories
+// that enclose its paths). A later section of the main file (a deeper <Directory>, <Location>,
+// <Files>) can overrule a rewritten `Require` where it could not overrule the host rules; the
+// finding says so. So the random main files here set access at `/` and the document root only.
+//
+// Each case is a main file (2.4 lines only: it is not rewritten) and an included file. The
+// included file is rewritten on its own, as `apacheconf fix` does for a file in conf-enabled/,
+// and the main file with the rewrite runs on httpd without mod_access_compat against the original
+// with it. The same file under a name that says nothing of an Include gets its file-alone rewrite,
+// which the first row shows httpd refusing under the closed main file.
+// APACHECONF_CONFIG_RUNS=<n> (default 40) and APACHECONF_SEED=<n> change the random run.
+
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { assertExactOnHttpd, forEngine, fromEngine, httpdOrSkip, runPair, type MigrationCase, type Migrated } from './migration-cases.test';
+import { HEAD, TABLE, place, type Split } from './in-configuration.test';
+import { authzBlock, compatBlock } from './blocks';
+import { BASIC, GROUPFILE, dir } from './migration-cases.test';
+import { createService } from '../../server/src/service';
+
+const PATHS = ['/index.html', '/sub/a.html', '/sub/', '/sub/deep/b.html', '/other/a.html'];
+const FILES = { 'sub/deep/b.html': 'b\n', 'other/a.html': 'o\n' };
+const HEADERS: Array<Record<string, string>> = [{}, { 'X-Flag': 'yes' }];
+const COMPAT_LINE = /^\s*(order|allow|deny|satisfy)\s/im;
+
+/** The included part rewritten on its own under `path`; the case runs it after its main file. */
+export function migrateAlone(s: Split, path = '/etc/apache2/conf-enabled/included.conf'): Migrated {
+  const included = forEngine(s.included.endsWith('\n') ? s.included : s.included + '\n');
+  const r = createService().fixText({ text: included, uri: `file://${path}`, context: 'server' });
+  const left = r.analysis.findings.filter((f) => f.rule === 'legacy-access' && f.severity !== 'hint');
+  const c: MigrationCase = { id: s.id, why: 'included, main file unknown', config: s.root + '\n' + s.included, paths: PATHS, files: FILES, headers: HEADERS };
+  return { c, rewritten: left.length ? null : s.root + '\n' + fromEngine(r.text), reasons: left.map((f) => f.message) };
+}
+
+/** Main files that set access at `/` and the document root (sections read before the included file's), 2.4 lines only. */
+const mainArb = fc
+  .record({
+    rootWhere: fc.uniqueArray(fc.constantFrom('root' as const, 'docroot' as const), { minLength: 1, maxLength: 2 }),
+    rootBodies: fc.array(authzBlock, { minLength: 2, maxLength: 2 }),
+    auth: fc.boolean(),
+    where: fc.uniqueArray(fc.constantFrom('sub' as const, 'sub-deep' as const, 'loc-sub' as const, 'files-a' as const, 'other' as const), { minLength: 1, maxLength: 2 }),
+    bodies: fc.array(compatBlock, { minLength: 2, maxLength: 2 }),
+  })
+  .map((c) => ({
+    root: [HEAD, ...(c.auth ? [dir(`${BASIC}\n${GROUPFILE}`, '/')] : []), ...c.rootWhere.map((w, i) => place(w, c.rootBodies[i]))].join('\n'),
+    included: c.where.map((w, i) => place(w, c.bodies[i])).join('\n'),
+  }));
+
+const TABLE_24 = TABLE.filter((s) => !COMPAT_LINE.test(s.root));
+
+if (typeof describe === 'function') describe('included files rewritten without their main file (real httpd)', function () {
+  this.timeout(1_200_000);
+
+  it('under a closed main file, the file-alone rewrite opens what httpd keeps closed; the included-file rewrite does not', async function () {
+    if (!httpdOrSkip(this)) return;
+    const closed = TABLE_24[0];
+    const plain = migrateAlone(closed, '/etc/httpd/alone.conf');
+    assert.ok(plain.rewritten, 'a file whose name says nothing of an Include gets its file-alone rewrite');
+    const r = await runPair([plain]);
+    console.log(`    file-alone rewrite: ${r.requests} requests, ${r.differences.length} differences (${r.differences[0] ?? ''})`);
+    assert.ok(r.differences.length > 0, 'httpd answers the file-alone rewrite differently under the closed main file');
+    const included = migrateAlone(closed);
+    assert.ok(included.rewritten, included.reasons.join('; '));
+    assert.match(included.rewritten, /AuthMerging And/);
+  });
+
+  it('table: every rewrite of an included file is exact under its main file', async function () {
+    if (!httpdOrSkip(this)) return;
+    const migrated = TABLE_24.map((s) => migrateAlone(s));
+    const rewritten = await assertExactOnHttpd(migrated, 'table');
+    assert.ok(rewritten >= 3, `${rewritten} of ${migrated.length} rewritten: ${migrated.filter((m) => !m.rewritten).map((m) => `${m.c.id}: ${m.reasons[0]}`).join('; ')}`);
+  });
+
+  it('random main and included files: every rewrite of an included file is exact under its main file', async function () {
+    if (!httpdOrSkip(this)) return;
+    const seed = Number(process.env.APACHECONF_SEED ?? 23);
+    const runs = Number(process.env.APACHECONF_CONFIG_RUNS ?? 40);
+    const splits = fc
+      .sample(mainArb, { seed, numRuns: runs * 3 })
+      .filter((s) => !COMPAT_LINE.test(s.root))
+      .slice(0, runs);
+    const migrated = splits.map((s, i) => migrateAlone({ id: `ia${i}`, ...s }));
+    await assertExactOnHttpd(migrated, `seed ${seed}`);
+  });
+});

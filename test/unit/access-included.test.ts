@@ -1,0 +1,93 @@
+// Files that another file includes, planned without that main file (server/src/access/in-configuration.ts
+// plansAsIncluded): a rewrite only when it is right under any main file that sets access before
+// the file's sections. Fixes are applied and compared as text; test/httpd/included-alone.test.ts
+// runs the same kind of rewrite on httpd.
+import assert from 'node:assert/strict';
+import { createService } from '../../server/src/service';
+import { looksIncluded } from '../../server/src/model/context';
+import { INCLUDED_NOTE } from '../../server/src/access';
+
+const IN = 'file:///etc/apache2/conf-enabled/site.conf';
+
+describe('looksIncluded: folders only an Include reads', () => {
+  const rows: Array<[string, boolean]> = [
+    ['/etc/apache2/conf-enabled/security.conf', true],
+    ['/etc/apache2/conf-available/x.conf', true],
+    ['/etc/apache2/sites-available/000-default.conf', true],
+    ['/etc/apache2/sites-enabled/site', true],
+    ['/etc/apache2/mods-enabled/status.conf', true],
+    ['/etc/httpd/conf.d/ssl.conf', true],
+    ['/etc/httpd/conf.modules.d/00-base.conf', true],
+    ['/etc/apache2/vhosts.d/a.conf', true],
+    ['/usr/local/apache2/conf/extra/httpd-vhosts.conf', true],
+    ['C:\\Apache24\\conf\\extra\\httpd-ssl.conf', true],
+    ['/etc/apache2/apache2.conf', false],
+    ['/etc/httpd/conf/httpd.conf', false],
+    ['/usr/local/apache2/conf/extra/proxy.conf', false],
+    ['/srv/site/app.conf', false],
+    ['app.conf', false],
+  ];
+  for (const [p, want] of rows) it(`${p} → ${want}`, () => assert.equal(looksIncluded(p), want));
+});
+
+describe('legacy-access in a file another includes, the main file unknown', () => {
+  const rows: Array<{ name: string; text: string; want: string; uri?: string; context?: 'server' | 'vhost' }> = [
+    {
+      name: 'host rules that let everyone in keep what <Directory /> says (AuthMerging And)',
+      text: '<Directory /srv/stats>\n    Order allow,deny\n    Allow from all\n</Directory>\n',
+      want: '<Directory /srv/stats>\n    AuthMerging And\n    Require all granted\n</Directory>\n',
+    },
+    {
+      name: 'a host list: the same, with the addresses',
+      text: '<Directory /srv/lan>\r\n    # the office\r\n    Order deny,allow\r\n    Deny from all\r\n    Allow from 10.0.0.0/8\r\n</Directory>\r\n',
+      want: '<Directory /srv/lan>\r\n    # the office\r\n    AuthMerging And\r\n    Require ip 10.0.0.0/8\r\n</Directory>\r\n',
+    },
+    {
+      name: 'deny everyone: right whatever comes before, written alone',
+      text: '<Directory /srv/secret>\n    Order deny,allow\n    Deny from all\n</Directory>\n',
+      want: '<Directory /srv/secret>\n    Require all denied\n</Directory>\n',
+    },
+    {
+      name: 'Satisfy Any with everyone let in: Require all granted alone',
+      text: '<Location /open>\n    Order allow,deny\n    Allow from all\n    Satisfy Any\n</Location>\n',
+      want: '<Location /open>\n    Require all granted\n</Location>\n',
+    },
+    {
+      name: 'the same file under a name that says nothing of an Include: planned as the whole configuration',
+      uri: 'file:///srv/site/app.conf',
+      text: '<Directory /srv/stats>\n    Order allow,deny\n    Allow from all\n</Directory>\n',
+      want: '<Directory /srv/stats>\n    Require all granted\n</Directory>\n',
+    },
+    {
+      name: '--context vhost declares nothing inherited: planned as the whole configuration',
+      context: 'vhost',
+      text: '<Directory /srv/stats>\n    Order allow,deny\n    Allow from all\n</Directory>\n',
+      want: '<Directory /srv/stats>\n    Require all granted\n</Directory>\n',
+    },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      const out = createService().fixText({ text: r.text, uri: r.uri ?? IN, ...(r.context ? { context: r.context } : {}) });
+      assert.equal(out.text, r.want);
+    });
+  }
+
+  it('says what the rewrite rests on', () => {
+    const a = createService().analyze({ text: rows[0].text, uri: IN });
+    const f = a.findings.filter((x) => x.rule === 'legacy-access');
+    assert.ok(f.length && f.every((x) => x.message.includes(INCLUDED_NOTE)), f.map((x) => x.message).join('\n'));
+  });
+
+  it('a Satisfy Any block that lets a host list in under a password: no preferred rewrite, the file-alone one offered and marked', () => {
+    const text = '<Directory /srv/mixed>\n    Order deny,allow\n    Deny from all\n    Allow from 10.0.0.0/8\n    Satisfy Any\n</Directory>\n';
+    const a = createService().analyze({ text, uri: IN });
+    const f = a.findings.filter((x) => x.rule === 'legacy-access');
+    assert.ok(f.length);
+    for (const x of f) {
+      assert.ok(!x.fixes?.some((fx) => fx.preferred), x.message);
+      assert.match(x.message, /No exact rewrite is offered: this file sits in a folder that another file includes/);
+    }
+    assert.ok(f[0].fixes?.some((fx) => /exact only where the main file sets no access/.test(fx.title)), JSON.stringify(f[0].fixes?.map((x) => x.title)));
+    assert.equal(createService().fixText({ text, uri: IN }).text, text);
+  });
+});
