@@ -316,7 +316,9 @@ function failsUnder(main: string, file: ConfigDocument, from: number, to: number
  */
 export function plansAsIncluded(file: ConfigDocument, path: string, mode: 'preserve' | 'intent' = 'preserve'): Map<DirectiveNode, SectionPlan> {
   const alone = planMigration(file, 'server', { mode });
-  const closed = plansInConfiguration(viewUnder(MAIN_FILES[0].text, file, path), file, mode);
+  // Planned under the closed main file only when a file-alone rewrite does not hold everywhere.
+  let closed: Map<DirectiveNode, SectionPlan> | null | undefined;
+  const underClosed = (d: DirectiveNode) => (closed === undefined ? (closed = plansInConfiguration(viewUnder(MAIN_FILES[0].text, file, path), file, mode)) : closed)?.get(d);
   const mains = ['', ...MAIN_FILES.map((m) => m.text)];
   const verdicts = new Map<string, boolean>();
   const holds = (sp: SectionPlan, edits: readonly OffsetEdit[]): boolean => {
@@ -339,9 +341,11 @@ export function plansAsIncluded(file: ConfigDocument, path: string, mode: 'prese
   const out = new Map<DirectiveNode, SectionPlan>();
   for (const sp of alone.sections) {
     for (const d of sp.compatDirectives) {
-      const underClosed = closed?.get(d);
-      const tries = [sp.exact, underClosed?.exact].filter((x): x is NonNullable<typeof x> => !!x);
-      const robust = tries.find((x) => holds(sp, x.edits));
+      let robust = sp.exact && holds(sp, sp.exact.edits) ? sp.exact : undefined;
+      if (!robust) {
+        const other = underClosed(d)?.exact;
+        if (other && holds(sp, other.edits)) robust = other;
+      }
       if (robust) {
         out.set(d, { ...sp, exact: { title: robust.title, edits: robust.edits }, reason: undefined, note: INCLUDED_NOTE });
         continue;
