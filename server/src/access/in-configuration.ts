@@ -296,13 +296,23 @@ function viewUnder(main: string, file: ConfigDocument, path: string): Configurat
   return { doc: parse(main + text), origins, path, root: MAIN_PATH };
 }
 
-/** Why a check of `edits` fails with the file after `main` (null: it holds), over the sections from `from` to `to` of the file. */
-function failsUnder(main: string, file: ConfigDocument, from: number, to: number, edits: readonly OffsetEdit[]): string | null {
+/** The file read after the main file `main` (its text in the file's line breaks), and how far the file is shifted in it. */
+interface Under {
+  doc: ConfigDocument;
+  shift: number;
+}
+
+function under(main: string, file: ConfigDocument): Under {
   main = inBreaksOf(main, file);
+  if (!main) return { doc: file, shift: 0 };
   const text = file.text.endsWith('\n') ? file.text : file.text + '\n';
-  const doc = main ? parse(main + text) : file;
-  const n = main.length;
-  return checkEditsAt(doc, 'server', from + n, to + n, edits.map((e) => ({ start: e.start + n, end: e.end + n, newText: e.newText })));
+  return { doc: parse(main + text), shift: main.length };
+}
+
+/** Why a check of `edits` fails there (null: it holds), over the sections from `from` to `to` of the file. */
+function failsUnder(u: Under, from: number, to: number, edits: readonly OffsetEdit[]): string | null {
+  const n = u.shift;
+  return checkEditsAt(u.doc, 'server', from + n, to + n, edits.map((e) => ({ start: e.start + n, end: e.end + n, newText: e.newText })));
 }
 
 /**
@@ -319,7 +329,8 @@ export function plansAsIncluded(file: ConfigDocument, path: string, mode: 'prese
   // Planned under the closed main file only when a file-alone rewrite does not hold everywhere.
   let closed: Map<DirectiveNode, SectionPlan> | null | undefined;
   const underClosed = (d: DirectiveNode) => (closed === undefined ? (closed = plansInConfiguration(viewUnder(MAIN_FILES[0].text, file, path), file, mode)) : closed)?.get(d);
-  const mains = ['', ...MAIN_FILES.map((m) => m.text)];
+  // Each main file with the file after it, parsed once for all the checks (and only when one is made).
+  let unders: Under[] | undefined;
   const verdicts = new Map<string, boolean>();
   const holds = (sp: SectionPlan, edits: readonly OffsetEdit[]): boolean => {
     const k = key(edits);
@@ -333,7 +344,8 @@ export function plansAsIncluded(file: ConfigDocument, path: string, mode: 'prese
         to = Math.max(to, e.end);
       }
       const start = file.sections.filter((s) => s.open.start <= from && (s.close?.end ?? file.text.length) >= from).reduce((m, s) => Math.min(m, s.open.start), from);
-      ok = mains.every((m) => failsUnder(m, file, start, Math.max(to, start + 1), edits) === null);
+      unders ??= ['', ...MAIN_FILES.map((m) => m.text)].map((m) => under(m, file));
+      ok = unders.every((u) => failsUnder(u, start, Math.max(to, start + 1), edits) === null);
       verdicts.set(k, ok);
     }
     return ok;
