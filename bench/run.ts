@@ -24,7 +24,7 @@
  * rather than a hung benchmark; the growth with file size is printed too.
  *
  * Options: --quick (fewer repetitions, shorter limits), --no-lsp, --no-profile; --latency LINES [DEBOUNCE]
- * measures only the typing latency on a generated file.
+ * measures only the typing latency on a generated file; --echo DIAGNOSTICS [LINES] only the stand-in's.
  * Internal: --child-analyze FILE REPS [RULE], --child-rules FILE, --child-mem FILE [RULE] [quick],
  * --child-rate KIND, --child-profile, --child-echo DIAGNOSTICS --stdio.
  */
@@ -36,6 +36,7 @@ import { parse } from '../server/src/syntax';
 import { createService } from '../server/src/service';
 import { RULES } from '../server/src/rules';
 import { SERVER_NODE_FLAGS } from '../client/src/server-flags';
+import { ReusedBufferEncoder } from '../server/src/lsp/transport';
 
 /** The project folder: bench/ under tsx, out/bench/ when bundled (npm run bench). */
 const repo = ((): string => {
@@ -313,9 +314,13 @@ function childProfile(what: string): void {
  */
 function childEcho(file: string): void {
   const list = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ range: { start: object; end: object } }>;
+  // The server's own encoder (the same bytes as JSON.stringify, written as the server writes them).
+  const encoder = new ReusedBufferEncoder();
   const write = (m: object): void => {
-    const body = JSON.stringify(m);
-    process.stdout.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    const body = encoder.bytesOf(m);
+    process.stdout.write(`Content-Length: ${body.length}\r\n\r\n`);
+    // The kept buffer is written as is: the bench sends the next change only once this publish has arrived.
+    process.stdout.write(body);
   };
   let chunks: Buffer[] = [];
   let have = 0;
@@ -510,7 +515,7 @@ const WARM_UP_MS = 3000;
 const WARM_UP_CHANGES = 5;
 
 /** Median ms from didChange to the publishDiagnostics of that version after a warm-up, or null past `deadlineMs`. */
-async function lspLatency(
+export async function lspLatency(
   server: readonly string[],
   text: string,
   runs: number,
@@ -849,8 +854,8 @@ function printTable(rows: Row[]): void {
   }
 }
 
-if (require.main !== module) {
-  // Imported (for generateConfig): run nothing.
+if (require.main !== module || process.env.NO_BENCH_MAIN) {
+  // Imported (for generateConfig, lspLatency), or bundled into a probe that sets NO_BENCH_MAIN: run nothing.
 } else if (args[0] === '--child-mem') childMem(args[1] ?? '', args[2], args[3] === 'quick' ? 'quick' : 'full');
 else if (args[0] === '--child-analyze') childAnalyze(args[1], Number(args[2] ?? '1'), args[3]);
 else if (args[0] === '--child-rules') childRules(args[1]);
@@ -862,6 +867,12 @@ else if (args[0] === '--latency') {
   const lines = Number(args[1] ?? '10000');
   const debounce = args[2] === undefined ? undefined : Number(args[2]);
   lspLatency([path.join(repo, 'dist/server.js')], generateConfig(lines, lines), 31, debounce, 120_000).then((ms) => console.log(`${lines} lines, ${debounce === undefined ? 'default debounce' : `debounce ${debounce}`}: ${ms === null ? 'no answer' : ms.toFixed(1) + ' ms'}`));
+} else if (args[0] === '--echo') {
+  // `--echo DIAGNOSTICS [LINES]`: the stand-in server's latency for a JSON list of diagnostics.
+  const lines = Number(args[2] ?? '10000');
+  lspLatency([...selfArgs, '--child-echo', args[1]], generateConfig(lines, lines), 31, undefined, 120_000, []).then((ms) =>
+    console.log(`stand-in publish of ${args[1]}: ${ms === null ? 'no answer' : ms.toFixed(1) + ' ms'}`),
+  );
 } else
   main().catch((e) => {
     console.error(e);

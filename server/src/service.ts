@@ -189,7 +189,7 @@ export class ApacheConfService {
    */
   withRewriteInConfiguration(a: Analysis, rewrite: { edits: OffsetEdit[]; root: string }): Analysis {
     if (a.depth === 'quick') return a;
-    const open = (f: ReportedFinding) => f.rule === 'legacy-access' && !(f.data as { only22?: boolean } | undefined)?.only22 && !f.fixes?.some((x) => x.preferred);
+    const open = (f: ReportedFinding) => f.rule === 'legacy-access' && f.maxSeverity !== 'hint' && !f.fixes?.some((x) => x.preferred);
     if (!a.findings.some(open)) return a;
     const fix = { title: `Rewrite as \`Require\` (exact in the configuration of ${rewrite.root})`, edits: rewrite.edits, preferred: true };
     const findings = a.findings.map((f) =>

@@ -43,7 +43,7 @@ describe('cli: the upgrade report', () => {
     const md = formatMarkdown(files);
     assert.match(md, /^# httpd 2\.2 → 2\.4 upgrade report/);
     assert.match(md, /4 files checked, 2 with findings, 1 could not be read\./);
-    assert.match(md, /\| \[`legacy-access`\]\(https:\/\/github\.com\/apacheconf\/apacheconf\/blob\/main\/README\.md#rule-legacy-access\) \| 4 \|/);
+    assert.match(md, /\| \[`legacy-access`\]\(https:\/\/github\.com\/apacheconf\/apacheconf#rule-legacy-access\) \| 4 \|/);
     assert.match(md, /### `apache2\.conf`/);
     assert.match(md, /### `missing\.conf`\n\nContext: server\. Could not be read: ENOENT\./);
     assert.doesNotMatch(md, /### `clean\.conf`/);

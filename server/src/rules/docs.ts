@@ -1,5 +1,5 @@
 /** Where each rule is documented: the README's rule table, one anchor per id. */
-export const RULES_DOCS_BASE = 'https://github.com/apacheconf/apacheconf/blob/main/README.md#rule-';
+export const RULES_DOCS_BASE = 'https://github.com/apacheconf/apacheconf#rule-';
 
 export function ruleDocsUrl(id: string): string {
   return RULES_DOCS_BASE + id;

@@ -15,53 +15,52 @@ import { detached, directivesNamed } from '../syntax';
 import { openDirsTouching, planMigration, plansAsIncluded, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
 import { looksIncluded } from '../model/context';
 
+/**
+ * The finding's message: which line, what it is, and what to write instead, in one sentence or
+ * two. A file full of 2.2 blocks has thousands of these, and the editor receives every one of
+ * them on each change; the longer story (how the two models are merged) is in the hover.
+ */
 function describe(d: DirectiveNode): string {
-  const words = d.args.map((a) => a.value);
   switch (d.key) {
     case 'order':
-      return `${codeLine('Order ' + words.join(' '))} is 2.2 host-based access control: httpd 2.4 accepts it only while mod_access_compat is loaded, and evaluates it apart from any \`Require\` lines. In 2.4 the same rule is written with \`Require\`.`;
+      return `${quoted(d)} is 2.2 access control, kept in 2.4 only by mod_access_compat and evaluated apart from \`Require\`. Write it with \`Require\`.`;
     case 'allow':
-    case 'deny': {
-      const name = d.key === 'allow' ? 'Allow' : 'Deny';
-      return `${codeLine(name + ' ' + words.join(' '))} is 2.2 host-based access control (mod_access_compat in 2.4). Its effect depends on the section's \`Order\`; in 2.4 it becomes \`Require ip\`, \`Require host\` or \`Require env\` inside the right \`<RequireAll>\`/\`<RequireAny>\`.`;
-    }
+    case 'deny':
+      return `${quoted(d)} is 2.2 access control (mod_access_compat); what it does depends on \`Order\`. Write it with \`Require\`.`;
     default:
-      return `${codeLine('Satisfy ' + words.join(' '))} combines 2.2 host rules with authentication; it exists in 2.4 only with mod_access_compat. In 2.4, \`<RequireAny>\` says "either" and \`<RequireAll>\` says "both".`;
+      return `${quoted(d)} is 2.2 access control (mod_access_compat). Write it with \`<RequireAll>\` (both) or \`<RequireAny>\` (either).`;
   }
+}
+
+/** The line as the message quotes it: the directive's usual spelling and its words. */
+function quoted(d: DirectiveNode): string {
+  const name = d.key === 'order' ? 'Order' : d.key === 'allow' ? 'Allow' : d.key === 'deny' ? 'Deny' : 'Satisfy';
+  return codeLine(name + ' ' + d.args.map((a) => a.value).join(' '));
 }
 
 /*
  * A file with thousands of these lines is checked again on every keystroke, and most of its lines
- * repeat (`Order allow,deny`, `Allow from all`): the message and the data of a line text are made
- * once and shared (they are never modified), which keeps the garbage the editor waits for small.
- * The caches are bounded.
+ * repeat (`Order allow,deny`, `Allow from all`): the message of a line text is made once and
+ * shared, which keeps the garbage the editor waits for small. The caches are bounded.
  */
 const DEPRECATED: Array<'deprecated'> = Object.freeze(['deprecated']) as Array<'deprecated'>;
 const CACHE_LIMIT = 4096;
 
-interface Described {
-  message: string;
-  data: Record<string, unknown>;
-}
-
-/** By line text, one cache per kind of line: [2.4 reads it, only 2.2 does] × [full pass, quick pass]. */
-const described: Array<Map<string, Described>> = [new Map(), new Map(), new Map(), new Map()];
+/** Messages by line text: one cache for lines 2.4 reads, one for lines only 2.2 does. */
+const described: Array<Map<string, string>> = [new Map(), new Map()];
 
 /**
- * The message (describe(d), and in a branch only 2.2 reads what 2.4 makes of it) and the data of
- * a line, by its text: the name and the words, and so both, follow from it.
+ * The message of a line, by its text (the name and the words, and so the message, follow from
+ * it). In a branch only 2.2 reads it is a short hint: the line is dead in 2.4.
  */
-function describedOf(text: string, d: DirectiveNode, only22: boolean, pending: boolean): Described {
-  const cache = described[(only22 ? 1 : 0) + (pending ? 2 : 0)];
+function describedOf(text: string, d: DirectiveNode, only22: boolean): string {
+  const cache = described[only22 ? 1 : 0];
   const key = text.slice(d.start, d.end);
   let v = cache.get(key);
   if (v === undefined) {
     if (cache.size >= CACHE_LIMIT) cache.clear();
     // Copies throughout: the cache outlives the document its words were cut from.
-    v = {
-      message: detached(describe(d) + (only22 ? ' Only httpd 2.2 reads this branch, so 2.4 ignores it.' : '')),
-      data: Object.freeze({ directive: detached(d.name.value), only22, ...(pending ? { pending: true } : {}) }),
-    };
+    v = detached(only22 ? `${quoted(d)}: only httpd 2.2 reads this branch; 2.4 skips it.` : describe(d));
     cache.set(detached(key), v);
   }
   return v;
@@ -162,8 +161,7 @@ export const legacyAccessRule: Rule = {
     for (const d of compat) {
       const only22 = in22Branch(d);
       const sp = plans.get(d);
-      const known = describedOf(text, d, only22, depth === 'quick');
-      let message = known.message;
+      let message = describedOf(text, d, only22);
       let fixes: Fix[] | undefined;
       if (!only22 && sp) {
         // A .htaccess form whose need the user's declaration meets is exact on those terms.
@@ -202,7 +200,7 @@ export const legacyAccessRule: Rule = {
         else if (sp.naive) fixes.push({ title: sp.naive.title, edits: sp.naive.edits, preferred: intent });
         if (!fixes.length) fixes = undefined;
       }
-      const f: Finding = { rule: 'legacy-access', message, start: d.start, end: d.end, tags: DEPRECATED, data: known.data };
+      const f: Finding = { rule: 'legacy-access', message, start: d.start, end: d.end, tags: DEPRECATED };
       if (only22) f.severity = f.maxSeverity = 'hint';
       if (fixes) f.fixes = fixes;
       out.push(f);

@@ -1,0 +1,110 @@
+/**
+ * The `--stdio` transport's encoder: messages go out as JSON written into one buffer that is kept
+ * and used again, message after message.
+ *
+ * vscode-jsonrpc's own encoder makes the whole message one string (JSON.stringify) and then a new
+ * Buffer of it. For a publishDiagnostics of a file with thousands of findings that is a string and
+ * a buffer of a megabyte each, every time the user types: fresh memory that the process must be
+ * given page by page, and on a virtual machine each page is slow to get (on the machines this is
+ * measured on, a fresh megabyte costs about 3 ms to touch, reused memory next to nothing). Here the
+ * large arrays are written element by element, each element a small string, into the kept buffer.
+ *
+ * The buffer is used again only when the previous message has been written: the message writer
+ * holds its lock until the stream has taken the bytes (vscode-jsonrpc's WriteableStreamMessageWriter
+ * awaits the write's callback before the next message is encoded).
+ */
+import type { Message } from 'vscode-languageserver/node';
+
+/**
+ * Objects this shallow (the message, its params or result) are written key by key; arrays this
+ * shallow with at least SPLIT_LENGTH elements element by element. Everything else is one
+ * JSON.stringify: an element of a list (a diagnostic, a completion item) is a small string.
+ */
+const OPEN_DEPTH = 3;
+const SPLIT_LENGTH = 16;
+/** The kept buffer grows to this size at most; a larger message gets a buffer of its own. */
+const KEEP_LIMIT = 64 * 1024 * 1024;
+
+/** A plain object or an array whose JSON is its own (no toJSON). */
+function open(v: unknown): v is Record<string, unknown> | unknown[] {
+  if (v === null || typeof v !== 'object') return false;
+  if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+  if (Array.isArray(v)) return v.length >= SPLIT_LENGTH;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+export class ReusedBufferEncoder {
+  readonly name = 'application/json';
+  private buf: Buffer = Buffer.allocUnsafeSlow(64 * 1024);
+  private off = 0;
+
+  encode(msg: Message, options: { charset: string }): Promise<Uint8Array> {
+    if (options.charset !== 'utf-8' && options.charset !== 'utf8') return Promise.resolve(Buffer.from(JSON.stringify(msg), options.charset as BufferEncoding));
+    return Promise.resolve(this.bytesOf(msg));
+  }
+
+  /** The UTF-8 JSON of `value`, as JSON.stringify writes it; a view of the kept buffer, valid until the next call. */
+  bytesOf(value: unknown): Buffer {
+    this.off = 0;
+    if (!this.value(value, 0)) this.put('null');
+    if (this.buf.length > KEEP_LIMIT) {
+      // One very large message: hand it out, and keep a buffer of the usual size from now on.
+      const out = this.buf.subarray(0, this.off);
+      this.buf = Buffer.allocUnsafeSlow(64 * 1024);
+      return out;
+    }
+    return this.buf.subarray(0, this.off);
+  }
+
+  /** Writes `v`'s JSON; false, with nothing written, when JSON.stringify would leave it out (undefined, a function, a symbol). */
+  private value(v: unknown, depth: number): boolean {
+    if (depth < OPEN_DEPTH && open(v)) {
+      if (Array.isArray(v)) {
+        this.put('[');
+        for (let i = 0; i < v.length; i++) {
+          if (i > 0) this.put(',');
+          // Elements are written whole.
+          const s = JSON.stringify(v[i]);
+          this.put(s === undefined ? 'null' : s);
+        }
+        this.put(']');
+        return true;
+      }
+      this.put('{');
+      let first = true;
+      for (const key of Object.keys(v)) {
+        const x = v[key];
+        if (open(x) && depth + 1 < OPEN_DEPTH) {
+          this.put(first ? '' : ',');
+          first = false;
+          this.put(JSON.stringify(key) + ':');
+          this.value(x, depth + 1);
+          continue;
+        }
+        const s = JSON.stringify(x);
+        if (s === undefined) continue;
+        if (!first) this.put(',');
+        first = false;
+        this.put(JSON.stringify(key) + ':');
+        this.put(s);
+      }
+      this.put('}');
+      return true;
+    }
+    const s = JSON.stringify(v);
+    if (s === undefined) return false;
+    this.put(s);
+    return true;
+  }
+
+  private put(s: string): void {
+    const need = this.off + s.length * 3;
+    if (need > this.buf.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(need, this.buf.length * 2));
+      this.buf.copy(bigger, 0, 0, this.off);
+      this.buf = bigger;
+    }
+    this.off += this.buf.write(s, this.off, 'utf8');
+  }
+}
