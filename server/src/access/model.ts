@@ -11,7 +11,7 @@
  * Directives in branches the chosen reader skips (<IfModule !mod_authz_core.c>
  * for a 2.4 server…) are left out.
  */
-import { hasDirective, wordTable, type ConfigDocument, type DirectiveNode, type SectionNode, type Token } from '../syntax';
+import { directivesByKey, hasDirective, wordTable, type ConfigDocument, type DirectiveNode, type SectionNode, type Token } from '../syntax';
 import type { FileContext } from '../model/context';
 import { NOTHING_SETTLED, readersInside, settledByFile, testKeyOf, type Reader } from '../model/guards';
 import { getProvider } from '../facts/providers';
@@ -525,6 +525,20 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
     else if (k === 'documentroot' || k === 'alias' || k === 'aliasmatch' || k === 'scriptalias' || k === 'scriptaliasmatch') sc.paths.push(d);
   };
 
+  // A light model reads only the sections that hold (at any depth) a line it reads, a <Limit> or a
+  // Require container: nothing else can yield a problem or an authorization tree. The others are
+  // skipped whole (their scopes are not made, their tags not split into words).
+  let wanted: Set<SectionNode> | null = null;
+  if (light) {
+    wanted = new Set();
+    const want = (p: SectionNode | null) => {
+      for (; p && !wanted!.has(p); p = p.parent) wanted!.add(p);
+    };
+    const byKey = directivesByKey(doc);
+    for (const k of LIGHT_KEYS) for (const d of byKey.get(k) ?? []) want(d.parent);
+    for (const sec of doc.sections) if (sec.key === 'limit' || sec.key === 'limitexcept' || Object.hasOwn(CONTAINER_OP, sec.key)) want(sec);
+  }
+
   const walk = (children: readonly import('../syntax').ChildNode[], ctx: Ctx, depth = 0) => {
     // Deeper sections are not modelled (the syntax rule says so); this keeps every recursion here
     // and in the engine bounded whatever the input.
@@ -535,6 +549,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
         continue;
       }
       if (ch.type !== 'section') continue;
+      if (wanted && !wanted.has(ch)) continue;
       if (!readBy(ch)) continue;
       const key = ch.key;
       if (TRANSPARENT.has(key)) {

@@ -340,6 +340,27 @@ for (const [cls, type] of [[Blank, 'blank'], [Comment, 'comment'], [Directive, '
 const KEYS = new Map<string, string>();
 const KEYS_LIMIT = 20000;
 
+/**
+ * The key of the name at s[a, e), without cutting it out when it was seen lately: a small table,
+ * indexed by the name's first and last characters and length, remembers the last name written at
+ * each slot, and a name equal to it (compared in place) has its key at once. Most lines of a file
+ * repeat a few dozen names, so most lookups end here, with no string made and none hashed.
+ */
+const RECENT_RAW: string[] = new Array(1024).fill('');
+const RECENT_KEY: string[] = new Array(1024).fill('');
+
+function keyAt(s: string, a: number, e: number): string {
+  const len = e - a;
+  const slot = (s.charCodeAt(a) * 7 + s.charCodeAt(e - 1) * 13 + len * 31) & 1023;
+  const raw = RECENT_RAW[slot];
+  if (raw.length === len && s.startsWith(raw, a)) return RECENT_KEY[slot];
+  const name = s.slice(a, e);
+  const key = keyOf(name);
+  RECENT_RAW[slot] = detached(name);
+  RECENT_KEY[slot] = key;
+  return key;
+}
+
 function keyOf(name: string): string {
   let k = KEYS.get(name);
   if (k === undefined) {
@@ -547,7 +568,7 @@ export function parse(text: string): ConfigDocument {
         errors.push({ code: 'missing-gt', message: `The section tag <${s.slice(a + 1, e)}> has no closing '>'.`, start, end });
       }
       const index = table.add(lineStart, start, end, startLine, e, l);
-      const section = new Section(table, index, keyOf(s.slice(a + 1, e)), top, stack.length + 1);
+      const section = new Section(table, index, keyAt(s, a + 1, e), top, stack.length + 1);
       const open: SectionOpen = new Open(table, index, top, section);
       section.open = open;
       lines.push(open);
@@ -589,7 +610,7 @@ export function parse(text: string): ConfigDocument {
     }
     let node: DirectiveNode;
     if (plain) {
-      node = new Directive(table, table.add(lineStart, start, end, line, e, l), top, keyOf(s.slice(a, e)), null);
+      node = new Directive(table, table.add(lineStart, start, end, line, e, l), top, keyAt(s, a, e), null);
     } else {
       const name = readWord(l, a, b);
       node = new Directive(table, table.add(lineStart, start, end, line, wordEnd, l), top, keyOf(name.value), name);
