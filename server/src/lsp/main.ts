@@ -5,6 +5,7 @@
  * startServer() too.
  */
 import * as path from 'path';
+import { Console } from 'console';
 import { inspect } from 'util';
 import { createConnection, ProposedFeatures, StreamMessageWriter, type Connection } from 'vscode-languageserver/node';
 import { ApacheConfServer } from './server';
@@ -31,6 +32,11 @@ function defaultConnection(): Connection {
   // end and close); its typings list only matching pairs.
   const mixed = createConnection as unknown as (f: typeof ProposedFeatures.all, input: NodeJS.ReadableStream, output: StreamMessageWriter) => Connection;
   const connection = mixed(ProposedFeatures.all, process.stdin, writer);
+  // Every console method writes to stderr (never into the protocol's stdout), and the usual ones
+  // to the client's log.
+  const toStderr = new Console({ stdout: process.stderr, stderr: process.stderr });
+  const methods = console as unknown as Record<string, unknown>;
+  for (const [name, fn] of Object.entries(toStderr)) if (typeof fn === 'function') methods[name] = fn.bind(toStderr);
   const say = (how: 'log' | 'info' | 'warn' | 'error') => (...args: unknown[]) =>
     connection.console[how](args.map((a) => (typeof a === 'string' ? a : inspect(a))).join(' '));
   console.log = say('log');
