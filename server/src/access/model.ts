@@ -11,7 +11,7 @@
  * Directives in branches the chosen reader skips (<IfModule !mod_authz_core.c>
  * for a 2.4 server…) are left out.
  */
-import { directivesByKey, hasDirective, wordTable, type ConfigDocument, type DirectiveNode, type SectionNode, type Token } from '../syntax';
+import { detached, directivesByKey, hasDirective, wordTable, type ConfigDocument, type DirectiveNode, type SectionNode, type Token } from '../syntax';
 import type { FileContext } from '../model/context';
 import { NOTHING_SETTLED, readersInside, settledByFile, testKeyOf, type Reader } from '../model/guards';
 import { getProvider } from '../facts/providers';
@@ -258,6 +258,9 @@ export const COMPAT_KEYS = new Set(['order', 'allow', 'deny', 'satisfy']);
 const AUTHZ_KEYS = new Set(['require', 'authmerging', 'authzsendforbiddenonfailure']);
 /** The directives a light model reads: the host rules and the authorization lines. */
 const LIGHT_KEYS = new Set([...COMPAT_KEYS, ...AUTHZ_KEYS]);
+/** Texts of host-rule lines a light model found sound (no problem), shared between analyses; bounded. */
+const SOUND_COMPAT = new Set<string>();
+const SOUND_COMPAT_LIMIT = 4096;
 const SETENV_KEYS = new Set(['setenvif', 'setenvifnocase', 'browsermatch', 'browsermatchnocase']);
 
 /** Whether a scope takes part in access decisions itself: host rules, Require lines or an AuthType. */
@@ -341,7 +344,8 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
   const newScope = (kind: ScopeKind, section: SectionNode | null, parent: Scope | null): Scope => {
     let regex = false;
     let pattern = '';
-    if (section) {
+    // A light model is never evaluated against paths: its scopes need no pattern (the tag is not split).
+    if (section && !light) {
       const a = section.args;
       if (kind === 'directorymatch' || kind === 'filesmatch' || kind === 'locationmatch' || kind === 'proxymatch') {
         regex = true;
@@ -406,49 +410,68 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
   const report = (d: DirectiveNode, message: string, code: ProblemCode, start = d.start, end = d.end) =>
     problems.push({ kind: COMPAT_KEYS.has(d.key) ? 'invalid-compat' : 'invalid-require', code, message, start, end, directive: d });
 
+  /** Order, Allow, Deny, Satisfy: their values, and the problems httpd would refuse them for. */
+  const compatDirective = (d: DirectiveNode, ctx: Ctx, sc: Scope): void => {
+    const k = d.key;
+    const c = compatOf(sc);
+    c.directives.push(d);
+    if (k === 'order') {
+      if (d.args.length !== 1) {
+        report(d, `Order takes exactly one argument (allow,deny, deny,allow or mutual-failure, without spaces); httpd refuses "${d.args.map((a) => a.raw).join(' ')}".`, 'order-args');
+        return;
+      }
+      const v = d.args[0].value.toLowerCase();
+      if (v !== 'allow,deny' && v !== 'deny,allow' && v !== 'mutual-failure') {
+        report(d, `unknown order "${d.args[0].value}": httpd accepts allow,deny, deny,allow or mutual-failure.`, 'order-value');
+        return;
+      }
+      c.orders.push({ order: v as Order, mask: ctx.mask, directive: d });
+    } else if (k === 'satisfy') {
+      const v = d.args.length === 1 ? d.args[0].value.toLowerCase() : '';
+      if (v !== 'any' && v !== 'all') {
+        report(d, "Satisfy either 'any' or 'all'.", 'satisfy-value');
+        return;
+      }
+      c.satisfies.push({ any: v === 'any', mask: ctx.mask, directive: d });
+    } else {
+      if (!d.args.length || d.args[0].value.toLowerCase() !== 'from') {
+        report(d, "allow and deny must be followed by 'from'", 'allow-from');
+        return;
+      }
+      if (d.args.length < 2) {
+        report(d, `${d.name.value} requires at least two arguments`, 'allow-args');
+        return;
+      }
+      for (const t of d.args.slice(1)) {
+        const r = classifyHostToken(t.value);
+        if (!r.ok) {
+          problems.push({ kind: 'invalid-compat', code: r.message.startsWith('No comments') ? 'comment-token' : 'host-token', message: `${r.message}: "${t.raw}"`, start: t.start, end: t.end, directive: d });
+          continue;
+        }
+        (k === 'allow' ? c.allow : c.deny).push({ token: r.token, mask: ctx.mask, directive: d });
+      }
+    }
+  };
+
   const directive = (d: DirectiveNode, ctx: Ctx) => {
     const sc = ctx.scope;
-    sc.directives.push(d);
     const k = d.key;
-    if (COMPAT_KEYS.has(k)) {
-      const c = compatOf(sc);
-      c.directives.push(d);
-      if (k === 'order') {
-        if (d.args.length !== 1) {
-          report(d, `Order takes exactly one argument (allow,deny, deny,allow or mutual-failure, without spaces); httpd refuses "${d.args.map((a) => a.raw).join(' ')}".`, 'order-args');
-          return;
-        }
-        const v = d.args[0].value.toLowerCase();
-        if (v !== 'allow,deny' && v !== 'deny,allow' && v !== 'mutual-failure') {
-          report(d, `unknown order "${d.args[0].value}": httpd accepts allow,deny, deny,allow or mutual-failure.`, 'order-value');
-          return;
-        }
-        c.orders.push({ order: v as Order, mask: ctx.mask, directive: d });
-      } else if (k === 'satisfy') {
-        const v = d.args.length === 1 ? d.args[0].value.toLowerCase() : '';
-        if (v !== 'any' && v !== 'all') {
-          report(d, "Satisfy either 'any' or 'all'.", 'satisfy-value');
-          return;
-        }
-        c.satisfies.push({ any: v === 'any', mask: ctx.mask, directive: d });
-      } else {
-        if (!d.args.length || d.args[0].value.toLowerCase() !== 'from') {
-          report(d, "allow and deny must be followed by 'from'", 'allow-from');
-          return;
-        }
-        if (d.args.length < 2) {
-          report(d, `${d.name.value} requires at least two arguments`, 'allow-args');
-          return;
-        }
-        for (const t of d.args.slice(1)) {
-          const r = classifyHostToken(t.value);
-          if (!r.ok) {
-            problems.push({ kind: 'invalid-compat', code: r.message.startsWith('No comments') ? 'comment-token' : 'host-token', message: `${r.message}: "${t.raw}"`, start: t.start, end: t.end, directive: d });
-            continue;
-          }
-          (k === 'allow' ? c.allow : c.deny).push({ token: r.token, mask: ctx.mask, directive: d });
-        }
+    if (light && COMPAT_KEYS.has(k)) {
+      // A light model keeps only the problems of host rules, and whether a line has any depends
+      // on its text alone: a text already found sound is not split and classified again.
+      const text = doc.text.slice(d.start, d.end);
+      if (SOUND_COMPAT.has(text)) return;
+      const before = problems.length;
+      compatDirective(d, ctx, sc);
+      if (problems.length === before) {
+        if (SOUND_COMPAT.size >= SOUND_COMPAT_LIMIT) SOUND_COMPAT.clear();
+        SOUND_COMPAT.add(detached(text));
       }
+      return;
+    }
+    sc.directives.push(d);
+    if (COMPAT_KEYS.has(k)) {
+      compatDirective(d, ctx, sc);
       return;
     }
     if (k === 'require') {

@@ -144,19 +144,23 @@ export function readersOf(sections: readonly SectionNode[]): Set<Reader> {
 
 
 const EVERY_READER: ReadonlySet<Reader> = new Set(ALL_READERS);
-const READERS_INSIDE = new WeakMap<SectionNode, ReadonlySet<Reader>>();
+
+/** The answer remembered on a section (its readersMemo slot), if any. */
+function remembered(s: SectionNode): ReadonlySet<Reader> | undefined {
+  return s.readersMemo as ReadonlySet<Reader> | undefined;
+}
 
 /**
  * The servers that read what a section holds (`null`: the file's top level, read by all), the
- * same answer as readersOf over the section and its ancestors. Remembered per section: every
- * rule asks it for every directive, and a tree does not change once parsed. The set is shared:
- * read it, never change it.
+ * same answer as readersOf over the section and its ancestors. Remembered on each section (its
+ * readersMemo slot): every rule asks it for every directive, and a tree does not change once
+ * parsed. The set is shared: read it, never change it.
  */
 export function readersInside(section: SectionNode | null): ReadonlySet<Reader> {
   if (!section) return EVERY_READER;
   // Rules walk directives in order, and neighbours share their section: the last answer first.
   if (section === lastSection) return lastReaders;
-  const known = READERS_INSIDE.get(section);
+  const known = remembered(section);
   if (known) {
     lastSection = section;
     lastReaders = known;
@@ -167,7 +171,7 @@ export function readersInside(section: SectionNode | null): ReadonlySet<Reader> 
   const chain: SectionNode[] = [];
   let r: ReadonlySet<Reader> = EVERY_READER;
   for (let p: SectionNode | null = section; p; p = p.parent) {
-    const k = p === lastSection ? lastReaders : READERS_INSIDE.get(p);
+    const k = p === lastSection ? lastReaders : remembered(p);
     if (k) {
       r = k;
       break;
@@ -183,9 +187,7 @@ export function readersInside(section: SectionNode | null): ReadonlySet<Reader> 
       const outer = r;
       r = new Set([...outer].filter((x) => own.has(x)));
     }
-    // Remembered for guards, and every 16 levels so that a walk up a deep nest stays short; the
-    // other sections ask their parent again (a weak map entry per section costs more than that).
-    if (guard || s.depth % 16 === 0) READERS_INSIDE.set(s, r);
+    s.readersMemo = r;
   }
   lastSection = section;
   lastReaders = r;

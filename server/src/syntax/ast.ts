@@ -93,6 +93,12 @@ export interface SectionNode {
   parent: SectionNode | null;
   /** Nesting depth: 1 for a top-level section. */
   readonly depth: number;
+  /**
+   * A slot the model layer keeps an answer about the section in (model/guards.ts: which servers
+   * read what it holds). Not syntax: a field, because a side table per section (a WeakMap) made
+   * every keystroke of a large file pay for its insertions.
+   */
+  readersMemo?: unknown;
 }
 
 /** What a section or the document holds. */

@@ -302,6 +302,7 @@ class Section implements SectionNode {
   children: ChildNode[] = [];
   private nameToken: Token | null = null;
   private words: Token[] | null = null;
+  readersMemo: unknown = undefined;
   constructor(
     private readonly table: LineTable,
     /** The opening tag's line. */
