@@ -149,12 +149,14 @@ class LineTable {
     readonly text: string,
     capacity: number,
   ) {
-    const buffer = new ArrayBuffer(capacity * 20);
-    this.lineStart = new Int32Array(buffer, 0, capacity);
-    this.start = new Int32Array(buffer, capacity * 4, capacity);
-    this.end = new Int32Array(buffer, capacity * 8, capacity);
-    this.line = new Int32Array(buffer, capacity * 12, capacity);
-    this.from = new Int32Array(buffer, capacity * 16, capacity);
+    // Five arrays rather than one buffer five times as large: below the C allocator's threshold
+    // for a mapping of its own (128 KB), memory freed by the previous tree is used again, where a
+    // new mapping would have to be given to the process page by page on every keystroke.
+    this.lineStart = new Int32Array(capacity);
+    this.start = new Int32Array(capacity);
+    this.end = new Int32Array(capacity);
+    this.line = new Int32Array(capacity);
+    this.from = new Int32Array(capacity);
     this.single = { s: text, segs: null, a: 0, b: 0 };
   }
 
