@@ -284,8 +284,9 @@ export interface ModelOptions {
   /** Which server reads the file (default: 2.4 with mod_access_compat). */
   reader?: Reader;
   /**
-   * Only what start-up checks need (the quick pass): the host rules, the Require trees and their
-   * problems. Scopes keep no other directives (no auth settings, SetEnvIf, paths): not for evaluation.
+   * Only what start-up checks need (the quick pass): the problems of the host rules, the Require
+   * trees and their problems. Scopes keep nothing else (no host-rule lists, auth settings, SetEnvIf,
+   * paths or path patterns; sections without access lines get no scope): not for evaluation.
    */
   light?: boolean;
   /**
