@@ -143,7 +143,36 @@ export function readersOf(sections: readonly SectionNode[]): Set<Reader> {
 }
 
 
-const EVERY_READER: ReadonlySet<Reader> = new Set(ALL_READERS);
+/*
+ * readersInside answers with one of the eight subsets of ALL_READERS, made once each: a file with
+ * thousands of guard sections would otherwise make new sets for every one of them on every
+ * analysis. A guard's own answer is remembered by its test as written (bounded).
+ */
+const SUBSETS: ReadonlyArray<ReadonlySet<Reader>> = Array.from({ length: 1 << ALL_READERS.length }, (_, m) => new Set(ALL_READERS.filter((_r, i) => m & (1 << i))));
+const EVERY_MASK = (1 << ALL_READERS.length) - 1;
+const EVERY_READER: ReadonlySet<Reader> = SUBSETS[EVERY_MASK];
+const GUARD_MASKS = new Map<string, number>();
+const GUARD_MASKS_LIMIT = 4096;
+
+function maskOf(set: ReadonlySet<Reader>): number {
+  let m = 0;
+  for (let i = 0; i < ALL_READERS.length; i++) if (set.has(ALL_READERS[i])) m |= 1 << i;
+  return m;
+}
+
+/** The readers a guard section's own test lets in, as a mask of ALL_READERS. */
+function guardMask(s: SectionNode): number {
+  const args = s.args;
+  let id = s.key;
+  for (let i = 0; i < args.length; i++) id += '\u0000' + args[i].value;
+  let m = GUARD_MASKS.get(id);
+  if (m === undefined) {
+    m = maskOf(readersOf([s]));
+    if (GUARD_MASKS.size >= GUARD_MASKS_LIMIT) GUARD_MASKS.clear();
+    GUARD_MASKS.set(id, m);
+  }
+  return m;
+}
 
 /** The answer remembered on a section (its readersMemo slot), if any. */
 function remembered(s: SectionNode): ReadonlySet<Reader> | undefined {
@@ -182,10 +211,9 @@ export function readersInside(section: SectionNode | null): ReadonlySet<Reader> 
     const s = chain[i];
     // Only <IfModule>, <IfVersion> and <IfDirective> narrow the readers; any other section reads as its parent.
     const guard = s.key === 'ifmodule' || s.key === 'ifversion' || s.key === 'ifdirective';
-    const own = guard ? readersOf([s]) : EVERY_READER;
-    if (own.size !== ALL_READERS.length) {
-      const outer = r;
-      r = new Set([...outer].filter((x) => own.has(x)));
+    if (guard) {
+      const own = guardMask(s);
+      if (own !== EVERY_MASK) r = SUBSETS[maskOf(r) & own];
     }
     s.readersMemo = r;
   }
