@@ -15,10 +15,10 @@
  * host rules under `<IfModule !mod_authz_core.c>` is not mixed.
  */
 import type { DirectiveNode, Finding, Rule, SectionNode } from './types';
-import { code, coRead, directivesByScope, isCompat } from './scope';
+import { code, coRead, COMPAT_DIRECTIVES, directivesOfScope, scopeOf } from './scope';
 import { PROVIDERS } from '../facts/providers';
 import { crossSectionMixed } from './access-mixed';
-import { openTagText } from '../syntax';
+import { directivesNamed, openTagText } from '../syntax';
 
 const ONLY24_PROVIDERS = new Set(PROVIDERS.filter((p) => p.only24).map((p) => p.name));
 const CONTAINERS = new Set(['requireall', 'requireany', 'requirenone']);
@@ -58,10 +58,16 @@ export const mixedAccessRule: Rule = {
         // The same-section check below still runs.
       }
     }
-    for (const [scope, list] of directivesByScope(doc)) {
-      const compat = list.filter(isCompat);
-      if (!compat.length) continue;
-      for (const d of list) {
+    // Only the scopes that hold host rules are looked at (a large file has thousands of others).
+    const compatByScope = new Map<SectionNode | null, DirectiveNode[]>();
+    for (const c of directivesNamed(doc, ...COMPAT_DIRECTIVES)) {
+      const scope = scopeOf(c);
+      const list = compatByScope.get(scope);
+      if (list) list.push(c);
+      else compatByScope.set(scope, [c]);
+    }
+    for (const [scope, compat] of compatByScope) {
+      for (const d of directivesOfScope(doc, scope)) {
         const why = newStyleReason(d);
         if (!why) continue;
         const partners = compat.filter((c) => coRead(c, d));

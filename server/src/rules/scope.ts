@@ -5,7 +5,7 @@
  * method limits and Require containers are not scopes: what they hold belongs
  * to the scope around them.
  */
-import type { ConfigDocument, DirectiveNode, OffsetEdit, SectionNode } from '../syntax';
+import type { ChildNode, ConfigDocument, DirectiveNode, OffsetEdit, SectionNode } from '../syntax';
 import { ancestors } from '../model/context';
 import { only22Inside, readersInside, testKeyOf, type Reader } from '../model/guards';
 
@@ -31,15 +31,31 @@ export function readers(node: { parent: SectionNode | null }): ReadonlySet<Reade
   return readersInside(node.parent);
 }
 
-/** Directives grouped by their scope (null = top level), in document order. */
-export function directivesByScope(doc: ConfigDocument): Map<SectionNode | null, DirectiveNode[]> {
-  const out = new Map<SectionNode | null, DirectiveNode[]>();
-  for (let ix = 0; ix < doc.directives.length; ix++) {
-    const d = doc.directives[ix];
-    const s = scopeOf(d);
-    let list = out.get(s);
-    if (!list) out.set(s, (list = []));
-    list.push(d);
+/**
+ * The directives whose scope is `scope` (null: the file's top level), in document order: its own
+ * lines and those of the transparent sections inside it, not those of nested scopes. Walks only
+ * that part of the tree, with a stack (a nest of any depth is fine).
+ */
+export function directivesOfScope(doc: ConfigDocument, scope: SectionNode | null): DirectiveNode[] {
+  const out: DirectiveNode[] = [];
+  const lists: Array<readonly ChildNode[]> = [scope ? scope.children : doc.children];
+  const at: number[] = [0];
+  while (lists.length) {
+    const top = lists.length - 1;
+    const list = lists[top];
+    const i = at[top];
+    if (i >= list.length) {
+      lists.pop();
+      at.pop();
+      continue;
+    }
+    at[top] = i + 1;
+    const ch = list[i];
+    if (ch.type === 'directive') out.push(ch);
+    else if (ch.type === 'section' && TRANSPARENT.has(ch.key)) {
+      lists.push(ch.children);
+      at.push(0);
+    }
   }
   return out;
 }
