@@ -183,19 +183,15 @@ export class ReusedBufferEncoder {
       let first = true;
       for (const key of Object.keys(v)) {
         const x = v[key];
-        if (open(x) && depth + 1 < OPEN_DEPTH) {
-          this.put(first ? '' : ',');
-          first = false;
-          this.put(JSON.stringify(key) + ':');
-          this.value(x, depth + 1);
-          continue;
-        }
-        const s = JSON.stringify(x);
+        // A value written key by key in turn, or whole (left out, with its key, when it has no JSON).
+        const nested = depth + 1 < OPEN_DEPTH && open(x);
+        const s = nested ? '' : JSON.stringify(x);
         if (s === undefined) continue;
         if (!first) this.put(',');
         first = false;
         this.put(JSON.stringify(key) + ':');
-        this.put(s);
+        if (nested) this.value(x, depth + 1);
+        else this.put(s);
       }
       this.put('}');
       return true;

@@ -187,20 +187,14 @@ function remembered(s: SectionNode): ReadonlySet<Reader> | undefined {
  */
 export function readersInside(section: SectionNode | null): ReadonlySet<Reader> {
   if (!section) return EVERY_READER;
-  // Rules walk directives in order, and neighbours share their section: the last answer first.
-  if (section === lastSection) return lastReaders;
   const known = remembered(section);
-  if (known) {
-    lastSection = section;
-    lastReaders = known;
-    return known;
-  }
+  if (known) return known;
   // Up to the nearest section with a known answer (or the top level), then down again: a loop,
   // not a recursion, so a nest of any depth is answered.
   const chain: SectionNode[] = [];
   let r: ReadonlySet<Reader> = EVERY_READER;
   for (let p: SectionNode | null = section; p; p = p.parent) {
-    const k = p === lastSection ? lastReaders : remembered(p);
+    const k = remembered(p);
     if (k) {
       r = k;
       break;
@@ -217,12 +211,8 @@ export function readersInside(section: SectionNode | null): ReadonlySet<Reader> 
     }
     s.readersMemo = r;
   }
-  lastSection = section;
-  lastReaders = r;
   return r;
 }
-let lastSection: SectionNode | null = null;
-let lastReaders: ReadonlySet<Reader> = EVERY_READER;
 
 /** True when only httpd 2.2 (or older) reads what a section holds: a branch 2.4 skips. */
 export function only22Inside(section: SectionNode | null): boolean {
