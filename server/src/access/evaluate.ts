@@ -185,10 +185,15 @@ export function mergeApplied(applied: Applied[]): MergedState {
 // ---------------------------------------------------------------------------------------------
 // Evaluation
 
-class NeedValue extends Error {
-  constructor(readonly key: string, readonly options: AuthzResult[]) {
-    super(key);
-  }
+/**
+ * Thrown by decide when it meets a leaf it cannot settle. Not an Error: it is part of the normal
+ * flow (caught in evaluateState), and an Error would record a stack trace every time.
+ */
+class NeedValue {
+  constructor(
+    readonly key: string,
+    readonly options: AuthzResult[],
+  ) {}
 }
 
 /** The identity of an undecidable leaf: its provider and words (and negation is applied outside). */
@@ -351,7 +356,14 @@ function directiveText(l: AuthzLeaf): string {
 }
 
 /** The status httpd answers, given the merged state (§1, §3.5). Throws NeedValue for unknown leaves. */
-function decide(st: MergedState, client: Client, assigned: Map<string, AuthzResult>, steps: Step[] | null): { status: 200 | 401 | 403 | 500; decision: Decision } {
+type Decided = { readonly status: 200 | 401 | 403 | 500; readonly decision: Decision };
+// decide's answers, shared (it runs for every request point and client of a check).
+const GRANTED: Decided = Object.freeze({ status: 200, decision: 'granted' });
+const DENIED: Decided = Object.freeze({ status: 403, decision: 'denied' });
+const ERROR: Decided = Object.freeze({ status: 500, decision: 'error' });
+const AUTH_REQUIRED: Decided = Object.freeze({ status: 401, decision: 'auth-required' });
+
+function decide(st: MergedState, client: Client, assigned: Map<string, AuthzResult>, steps: Step[] | null): Decided {
   const compat = st.compat;
   const cOk = compat ? compatAllows(compat, client) : true;
   const any = satisfyAnyFor(compat, client.method);
@@ -363,38 +375,38 @@ function decide(st: MergedState, client: Client, assigned: Map<string, AuthzResu
       effect: `${cOk ? 'allow' : 'deny'} (Order ${orderFor(compat, client.method)}, Satisfy ${any ? 'Any' : 'All'})`,
     });
   }
-  if (!any && !cOk) return { status: 403, decision: 'denied' };
-  if (any && cOk) return { status: 200, decision: 'granted' };
+  if (!any && !cOk) return DENIED;
+  if (any && cOk) return GRANTED;
   const authType = st.authType && st.authType.args[0]?.value.toLowerCase() !== 'none' ? st.authType : null;
   const x: EvalCtx = { client, user: null, st, assigned, steps };
   if (!st.authz.tree) {
-    if (authType) return { status: 500, decision: 'error' };
-    return { status: 200, decision: 'granted' };
+    if (authType) return ERROR;
+    return GRANTED;
   }
   const r1 = evalTree(st.authz.tree, true, x);
-  if (r1 === 'granted') return { status: 200, decision: 'granted' };
-  if (r1 === 'error') return { status: 500, decision: 'error' };
-  if (r1 === 'denied' || r1 === 'neutral') return { status: 403, decision: 'denied' };
+  if (r1 === 'granted') return GRANTED;
+  if (r1 === 'error') return ERROR;
+  if (r1 === 'denied' || r1 === 'neutral') return DENIED;
   // Authentication.
-  if (!authType) return { status: 500, decision: 'error' };
+  if (!authType) return ERROR;
   const type = authType.args[0]?.value.toLowerCase();
   const symbolic = client.symbolicAuthn === true;
   if (type !== 'basic' && !symbolic) throw new NeedValue('authtype ' + type, ['error']);
-  if (!st.authName) return { status: 500, decision: 'error' };
+  if (!st.authName) return ERROR;
   const cred = client.credentials;
-  if (cred.kind === 'none') return { status: 401, decision: 'auth-required' };
+  if (cred.kind === 'none') return AUTH_REQUIRED;
   const providers = st.basicProvider ? st.basicProvider.args.map((a) => a.value.toLowerCase()) : ['file'];
   if (!symbolic) {
     if (providers.length !== 1 || providers[0] !== 'file') throw new NeedValue('authn provider', ['error']);
-    if (!st.userFile) return { status: 500, decision: 'error' };
+    if (!st.userFile) return ERROR;
   }
-  if (cred.kind === 'wrong') return { status: 401, decision: 'auth-required' };
+  if (cred.kind === 'wrong') return AUTH_REQUIRED;
   const x2: EvalCtx = { ...x, user: cred.user };
   const r2 = evalTree(st.authz.tree, true, x2);
-  if (r2 === 'granted') return { status: 200, decision: 'granted' };
-  if (r2 === 'error') return { status: 500, decision: 'error' };
-  if (r2 === 'no-user') return { status: 401, decision: 'auth-required' };
-  return st.authz.sendForbidden ? { status: 403, decision: 'denied' } : { status: 401, decision: 'auth-required' };
+  if (r2 === 'granted') return GRANTED;
+  if (r2 === 'error') return ERROR;
+  if (r2 === 'no-user') return AUTH_REQUIRED;
+  return st.authz.sendForbidden ? DENIED : AUTH_REQUIRED;
 }
 
 /** Evaluate with unknown leaves explored: a definite answer only when every possibility agrees. */
@@ -610,21 +622,23 @@ function withoutDotSegments(path: string): string {
   return r.startsWith('/') ? r : '/' + r;
 }
 
-/** Compiled patterns, by source (sections are tested against many request points). */
+/**
+ * Compiled section patterns, by source (sections are tested against many request points; the
+ * source itself is the key, so a lookup makes no string).
+ */
 const REGEX_CACHE = new Map<string, RegExp | null>();
-function cachedRegExp(source: string, flags = ''): RegExp | null {
-  const key = flags + '\u0000' + source;
-  let re = REGEX_CACHE.get(key);
+function cachedRegExp(source: string): RegExp | null {
+  let re = REGEX_CACHE.get(source);
   if (re === undefined) {
     // Compiled from a copy: the cache (and the pattern's source) outlive the document.
     const own = detached(source);
     try {
-      re = new RegExp(own, flags);
+      re = new RegExp(own);
     } catch {
       re = null;
     }
     if (REGEX_CACHE.size > 5000) REGEX_CACHE.clear();
-    REGEX_CACHE.set(flags + '\u0000' + own, re);
+    REGEX_CACHE.set(own, re);
   }
   return re;
 }

@@ -954,6 +954,24 @@ interface CheckLimits {
   perPoint?: boolean;
 }
 
+/** What the original's server does at a point: the same for every candidate a group tries. */
+interface OriginalSide {
+  model: AccessModel;
+  applied: Applied[];
+  state: MergedState | null;
+}
+
+const ORIGINAL_SIDE = new WeakMap<Point, OriginalSide>();
+
+function originalSide(model: AccessModel, pt: Point): OriginalSide {
+  let side = ORIGINAL_SIDE.get(pt);
+  if (!side || side.model !== model) {
+    side = { model, applied: appliedScopes(model, pt.test, true), state: null };
+    ORIGINAL_SIDE.set(pt, side);
+  }
+  return side;
+}
+
 /**
  * Compare the original and the rewrite at every point, for every client class that matters there.
  *
@@ -976,7 +994,7 @@ function checkCandidate(original: AccessModel, rw: Rewritten, ctx: FileContext, 
   const newProblems = m2.problems.filter((p) => p.kind === 'invalid-require' && !original.problems.some((q) => q.message === p.message));
   if (newProblems.length) return { ok: false, why: `the rewrite would not start: ${newProblems[0].message}` };
   const pairs = points.map((pt) => {
-    const a1 = appliedScopes(original, pt.test, true);
+    const a1 = originalSide(original, pt).applied;
     const a2 = appliedScopes(m2, (s) => pt.test(original.scopes[s.index]), true);
     return { pt, a1, a2 };
   });
@@ -1027,8 +1045,9 @@ function checkCandidate(original: AccessModel, rw: Rewritten, ctx: FileContext, 
     }
   }
   for (let i = 0; i < pairs.length; i++) {
-    const { pt, a1, a2 } = pairs[i];
-    const s1 = mergeApplied(a1);
+    const { pt, a2 } = pairs[i];
+    const side = originalSide(original, pt);
+    const s1 = (side.state ??= mergeApplied(side.applied));
     const s2 = mergeApplied(a2);
     for (const c of perPoint[i]) {
       const e1 = evaluateState(s1, c);

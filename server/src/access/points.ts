@@ -13,7 +13,7 @@
 import type { ChildNode } from '../syntax';
 import { domainIndex, formatClient, parseSubnetToken, samplesOf, subnetIndex, type ClientAddr, type Subnet } from './addr';
 import { leaves, MAX_ANALYSED_NESTING, normMethod, type AccessModel, type AuthzLeaf, type Scope } from './model';
-import { dirApplies, filesApplies, leafKey, locationApplies, scopesThatApply, type AuthzResult, type Client, type Credentials } from './evaluate';
+import { accessScopes, dirApplies, filesApplies, leafKey, locationApplies, type AuthzResult, type Client, type Credentials } from './evaluate';
 import { normPath, sampleOfGlob } from './region';
 import { OTHER_METHOD } from './translate';
 
@@ -247,7 +247,21 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
     for (const prev of chainChoices) for (let k = 0; k < n; k++) next.push([...prev, k]);
     chainChoices.splice(0, chainChoices.length, ...next);
   }
+  // Which regex sections and which <If> branches are on depends on the choice only, not on the
+  // place: each set is made once.
+  const freeOnOf: Array<Set<number>> = [];
+  for (let bits = 0; bits < 2 ** free.length; bits++) freeOnOf.push(new Set(free.filter((_, i) => (bits >> i) & 1).map((s) => s.index)));
+  const ifOnOf = chainChoices.map((choice) => {
+    const on = new Set<number>();
+    chains.forEach((c, i) => {
+      if (choice[i] < c.length) on.add(c[choice[i]].index);
+    });
+    return on;
+  });
   const nScopes = model.scopes.length;
+  // Points that select the same scopes are the same request as far as access goes: only the
+  // first of each is kept.
+  const seen = new Set<string>();
   for (const pl of places) {
     // Whether a scope applies to this place (its path, file name, virtual host) does not depend on
     // the regex and <If> choices below: worked out once per place and scope (0 = not yet).
@@ -266,13 +280,8 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
       }
       return v === 2;
     };
-    for (let bits = 0; bits < 2 ** free.length; bits++) {
-      for (const choice of chainChoices) {
-        const freeOn = new Set(free.filter((_, i) => (bits >> i) & 1).map((s) => s.index));
-        const ifOn = new Set<number>();
-        chains.forEach((c, i) => {
-          if (choice[i] < c.length) ifOn.add(c[choice[i]].index);
-        });
+    for (const freeOn of freeOnOf) {
+      for (const ifOn of ifOnOf) {
         const test = (s: Scope): boolean => {
           if (s.kind === 'top') return true;
           if (s.kind === 'virtualhost' || lit(s)) return placeApplies(s);
@@ -281,6 +290,10 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
           if (isIf(s)) return ifOn.has(s.index);
           return false;
         };
+        let sig = appliedSignature(model, test);
+        for (const d of distinguish) sig += appliesWithParents(d, test) ? '|' + d.index : '';
+        if (seen.has(sig)) continue;
+        seen.add(sig);
         // The label is only read when a reason is written: build it on demand.
         points.push({
           test,
@@ -295,16 +308,7 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
       }
     }
   }
-  // Points that select the same scopes are the same request as far as access goes.
-  const seen = new Set<string>();
-  const unique = points.filter((pt) => {
-    let sig = appliedSignature(model, pt.test);
-    for (const d of distinguish) sig += appliesWithParents(d, pt.test) ? '|' + d.index : '';
-    if (seen.has(sig)) return false;
-    seen.add(sig);
-    return true;
-  });
-  return { points: unique, truncated: false, mapped };
+  return { points, truncated: false, mapped };
 }
 
 function appliesWithParents(s: Scope, test: (s: Scope) => boolean): boolean {
@@ -312,10 +316,20 @@ function appliesWithParents(s: Scope, test: (s: Scope) => boolean): boolean {
   return true;
 }
 
-/** Which scopes that can change an answer a point selects (a scope applies when it and all its parents do), as a key. */
+/**
+ * Which scopes that can change an answer a point selects (a scope applies when it and all its
+ * parents do), as a key: the same walk as scopesThatApply over accessScopes, written straight
+ * into the key (a file's plan asks this for every place it tries).
+ */
 function appliedSignature(model: AccessModel, test: (s: Scope) => boolean): string {
+  const applies = new Uint8Array(model.scopes.length);
   let sig = '';
-  for (const s of scopesThatApply(model, test, true)) sig += s.index + ',';
+  for (const s of accessScopes(model)) {
+    if ((s.parent ? applies[s.parent.index] === 1 : true) && test(s)) {
+      applies[s.index] = 1;
+      sig += s.index + ',';
+    }
+  }
   return sig;
 }
 
