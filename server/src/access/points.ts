@@ -261,7 +261,9 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
   const nScopes = model.scopes.length;
   // Points that select the same scopes are the same request as far as access goes: only the
   // first of each is kept.
-  const seen = new Set<string>();
+  const seen = new Signatures();
+  const scratch = new Int32Array(nScopes + distinguish.length);
+  const applies = new Uint8Array(nScopes);
   for (const pl of places) {
     // Whether a scope applies to this place (its path, file name, virtual host) does not depend on
     // the regex and <If> choices below: worked out once per place and scope (0 = not yet).
@@ -290,10 +292,9 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
           if (isIf(s)) return ifOn.has(s.index);
           return false;
         };
-        let sig = appliedSignature(model, test);
-        for (const d of distinguish) sig += appliesWithParents(d, test) ? '|' + d.index : '';
-        if (seen.has(sig)) continue;
-        seen.add(sig);
+        let n = appliedSignature(model, test, scratch, applies);
+        for (const d of distinguish) if (appliesWithParents(d, test)) scratch[n++] = -1 - d.index;
+        if (!seen.add(scratch, n)) continue;
         // The label is only read when a reason is written: build it on demand.
         points.push({
           test,
@@ -318,19 +319,44 @@ function appliesWithParents(s: Scope, test: (s: Scope) => boolean): boolean {
 
 /**
  * Which scopes that can change an answer a point selects (a scope applies when it and all its
- * parents do), as a key: the same walk as scopesThatApply over accessScopes, written straight
- * into the key (a file's plan asks this for every place it tries).
+ * parents do), written into `out` as their indices; returns how many. The same walk as
+ * scopesThatApply over accessScopes, with the caller's buffers (`applies` is left all zero):
+ * a file's plan asks this for every place it tries.
  */
-function appliedSignature(model: AccessModel, test: (s: Scope) => boolean): string {
-  const applies = new Uint8Array(model.scopes.length);
-  let sig = '';
+function appliedSignature(model: AccessModel, test: (s: Scope) => boolean, out: Int32Array, applies: Uint8Array): number {
+  let n = 0;
   for (const s of accessScopes(model)) {
     if ((s.parent ? applies[s.parent.index] === 1 : true) && test(s)) {
       applies[s.index] = 1;
-      sig += s.index + ',';
+      out[n++] = s.index;
     }
   }
-  return sig;
+  for (let i = 0; i < n; i++) applies[out[i]] = 0;
+  return n;
+}
+
+/** A set of integer sequences (point signatures), kept by a hash of each: no string per point. */
+class Signatures {
+  private readonly byHash = new Map<number, Int32Array[]>();
+
+  /** Adds buf[0, n) and says whether it was new. */
+  add(buf: Int32Array, n: number): boolean {
+    let h = n;
+    for (let i = 0; i < n; i++) h = Math.imul(h ^ buf[i], 0x9e3779b1) + i;
+    const list = this.byHash.get(h);
+    if (list) {
+      for (const old of list) {
+        if (old.length !== n) continue;
+        let same = true;
+        for (let i = 0; i < n && same; i++) same = old[i] === buf[i];
+        if (same) return false;
+      }
+    }
+    const copy = buf.slice(0, n);
+    if (list) list.push(copy);
+    else this.byHash.set(h, [copy]);
+    return true;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
