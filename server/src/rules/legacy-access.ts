@@ -83,18 +83,6 @@ function declaredNote(inherited: 'require' | 'none', htaccess: boolean): string 
   );
 }
 
-/** The folder of a file: uri, or null. */
-function dirOfUri(uri: string | undefined): string | null {
-  if (!uri?.startsWith('file://')) return null;
-  try {
-    const p = decodeURIComponent(new URL(uri).pathname);
-    const i = p.lastIndexOf('/');
-    return i > 0 ? p.slice(0, i) : '/';
-  } catch {
-    return null;
-  }
-}
-
 /** The path of a uri (a file: uri decoded; anything else as it is). */
 function uriPath(uri: string): string {
   if (!uri.startsWith('file://')) return uri;
@@ -103,6 +91,15 @@ function uriPath(uri: string): string {
   } catch {
     return uri;
   }
+}
+
+/** The directory of a file: uri's path, or null for any other uri. */
+function dirOfUri(uri: string | undefined): string | null {
+  if (!uri?.startsWith('file://')) return null;
+  const p = uriPath(uri);
+  if (p === uri) return null;
+  const i = p.lastIndexOf('/');
+  return i > 0 ? p.slice(0, i) : '/';
 }
 
 /** A list of directories in a sentence. */
