@@ -124,6 +124,9 @@ const scratch: Token[] = [];
  * most of what parsing a large file cost (allocation and garbage collection). A line node keeps
  * only its index here, its section, and what is cut out of its text on demand.
  */
+/** Up to this many lines, a table's columns share one buffer, under the 128 KB of a mapping of its own. */
+const SHARED_BUFFER_LINES = 4096;
+
 class LineTable {
   /** Offset where each logical line starts. */
   readonly lineStart: Int32Array;
@@ -149,14 +152,25 @@ class LineTable {
     readonly text: string,
     capacity: number,
   ) {
-    // Five arrays rather than one buffer five times as large: below the C allocator's threshold
-    // for a mapping of its own (128 KB), memory freed by the previous tree is used again, where a
-    // new mapping would have to be given to the process page by page on every keystroke.
-    this.lineStart = new Int32Array(capacity);
-    this.start = new Int32Array(capacity);
-    this.end = new Int32Array(capacity);
-    this.line = new Int32Array(capacity);
-    this.from = new Int32Array(capacity);
+    if (capacity <= SHARED_BUFFER_LINES) {
+      // A small file's five columns are views of one buffer: one allocation (with its tracking
+      // by the garbage collector) instead of five.
+      const buf = new ArrayBuffer(20 * capacity);
+      this.lineStart = new Int32Array(buf, 0, capacity);
+      this.start = new Int32Array(buf, 4 * capacity, capacity);
+      this.end = new Int32Array(buf, 8 * capacity, capacity);
+      this.line = new Int32Array(buf, 12 * capacity, capacity);
+      this.from = new Int32Array(buf, 16 * capacity, capacity);
+    } else {
+      // Five arrays rather than one buffer five times as large: below the C allocator's threshold
+      // for a mapping of its own (128 KB), memory freed by the previous tree is used again, where
+      // a new mapping would have to be given to the process page by page on every keystroke.
+      this.lineStart = new Int32Array(capacity);
+      this.start = new Int32Array(capacity);
+      this.end = new Int32Array(capacity);
+      this.line = new Int32Array(capacity);
+      this.from = new Int32Array(capacity);
+    }
     this.single = { s: text, segs: null, a: 0, b: 0 };
   }
 
