@@ -418,8 +418,9 @@ export function parse(text: string): ConfigDocument {
   const lineStarts: number[] = [0];
   const stack: SectionNode[] = [];
   const n = text.length;
-  let physical = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) physical++;
+  // Where every physical line starts, found once: the loop below reads each line's end here.
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const physical = lineStarts.length;
   const table = new LineTable(text, physical);
 
   const nul = text.indexOf('\u0000');
@@ -445,7 +446,7 @@ export function parse(text: string): ConfigDocument {
     let a: number;
     let b: number;
     // The first physical line; most logical lines end here.
-    let nl = text.indexOf('\n', pos);
+    let nl = physLine + 1 < physical ? lineStarts[physLine + 1] - 1 : -1;
     let physEnd = nl < 0 ? n : nl;
     let k = physEnd;
     if (nl >= 0 && k > pos && text.charCodeAt(k - 1) === 13) k--;
@@ -458,7 +459,6 @@ export function parse(text: string): ConfigDocument {
       else {
         pos = nl + 1;
         physLine++;
-        lineStarts.push(pos);
       }
     } else {
       // Gather physical lines while they end in a continuation backslash.
@@ -485,9 +485,8 @@ export function parse(text: string): ConfigDocument {
         }
         pos = nl + 1;
         physLine++;
-        lineStarts.push(pos);
         if (!continued || pos >= n) break;
-        nl = text.indexOf('\n', pos);
+        nl = physLine + 1 < physical ? lineStarts[physLine + 1] - 1 : -1;
         physEnd = nl < 0 ? n : nl;
       }
       l = { s: parts.join(''), segs, a: 0, b: 0 };
