@@ -29,6 +29,24 @@ describe('rule removed-directive', () => {
     });
   }
 
+  // When the directive went: 2.4 for most, 2.0 for the 1.3 leftovers (new_features_2_0: "Port and
+  // BindAddress are gone"), and not pinned down for CacheForceCompletion.
+  const history: Array<[string, RegExp, RegExp | null]> = [
+    ['Port 80', /`Port` is an httpd 1\.3 directive, dropped in 2\.0; it is unknown to httpd 2\.4, which refuses to start/, /removed in httpd 2\.4/],
+    ['BindAddress 10.0.0.1', /`BindAddress` is an httpd 1\.3 directive, dropped in 2\.0/, /removed in httpd 2\.4/],
+    ['ServerType standalone', /`ServerType` is an httpd 1\.3 directive, dropped in 2\.0/, /removed in httpd 2\.4/],
+    ['CacheForceCompletion 80', /`CacheForceCompletion` was dropped before httpd 2\.4/, /removed in httpd 2\.4/],
+    ['LockFile /var/lock/accept.lock', /`LockFile` was removed in httpd 2\.4, which refuses to start/, null],
+  ];
+  for (const [line, says, never] of history) {
+    it(`says when ${line.split(' ')[0]} went away`, () => {
+      const fs = findingsOf(lines(line), 'removed-directive');
+      assert.equal(fs.length, 1, JSON.stringify(fs));
+      assert.match(fs[0].message, says);
+      if (never) assert.doesNotMatch(fs[0].message, never);
+    });
+  }
+
   const lookAlikes = [
     'AuthBasicAuthoritative Off',
     'AuthLDAPBindAuthoritative off',

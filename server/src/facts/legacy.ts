@@ -80,7 +80,7 @@ function memCache(name: string, syntax: string, what: string): DirectiveFact {
 
 /** Directives from 1.3 that 2.0 already dropped; some configs copied from old guides still have them. */
 function from13(name: string, contexts: DirectiveContext[], syntax: string, description: string, replacement: string): DirectiveFact {
-  return fact('removed', name, 'core', contexts, syntax, UPGRADING20, description, replacement);
+  return fact('removed', name, 'core', contexts, syntax, UPGRADING20, description, replacement, { removedIn: '2.0' });
 }
 
 export const LEGACY_DIRECTIVES: readonly DirectiveFact[] = [
@@ -200,6 +200,7 @@ export const LEGACY_DIRECTIVES: readonly DirectiveFact[] = [
     'removed', 'CacheForceCompletion', 'mod_cache', SERVER_VHOST, 'CacheForceCompletion Percentage', 'https://httpd.apache.org/docs/2.0/mod/mod_cache.html#cacheforcecompletion',
     'An old mod_cache setting: once this share of a response had been sent, the cache kept fetching it even if the client went away.',
     'Delete the line; 2.4 has no equivalent setting.',
+    { removedIn: 'earlier' },
   ),
   fact(
     'removed', 'Win32DisableAcceptEx', 'mpm_winnt', SERVER, 'Win32DisableAcceptEx', DOCS22 + 'mpm_winnt.html#win32disableacceptex',

@@ -30,6 +30,11 @@ export interface DirectiveFact {
   renamedTo?: string;
   /** For removed / compat / renamed / noop: what to do instead, in our words. */
   replacement?: string;
+  /**
+   * For removed directives that were gone before 2.4: the release that dropped them ("2.0" for
+   * the 1.3 leftovers), or "earlier" when that release is not pinned down. Absent: 2.4 removed it.
+   */
+  removedIn?: '2.0' | 'earlier';
   /** First 2.4 release that has it, when the manual says so (e.g. "2.4.19"). */
   since?: string;
   /** One or two sentences in our own words. */

@@ -151,7 +151,7 @@ function isDeprecated(f: DirectiveFact): boolean {
 function statusNote(f: DirectiveFact): string {
   switch (f.status) {
     case 'removed':
-      return 'removed in 2.4';
+      return f.removedIn === '2.0' ? 'httpd 1.3, gone since 2.0' : f.removedIn === 'earlier' ? 'gone before 2.4' : 'removed in 2.4';
     case 'compat':
       return '2.2 style, needs mod_access_compat';
     case 'renamed':

@@ -10,7 +10,7 @@
 import type { DirectiveNode, Finding, Fix, Rule } from './types';
 import { directivesByKey } from '../syntax';
 import { code, deleteLine, in22Branch } from './scope';
-import { getDirective } from '../facts';
+import { getDirective, type DirectiveFact } from '../facts';
 
 /** Removed directives whose deletion is the whole migration (2.4 behaves as if they were absent). */
 const DELETE_IS_EXACT = new Set([
@@ -54,6 +54,13 @@ function replacementFix(d: DirectiveNode): Fix | undefined {
   return undefined;
 }
 
+/** When the directive went away, as the start of a sentence about httpd 2.4. */
+export function removedWhen(fact: DirectiveFact): string {
+  if (fact.removedIn === '2.0') return 'is an httpd 1.3 directive, dropped in 2.0; it is unknown to httpd 2.4';
+  if (fact.removedIn === 'earlier') return 'was dropped before httpd 2.4; it is unknown to httpd 2.4';
+  return 'was removed in httpd 2.4';
+}
+
 export const removedDirectiveRule: Rule = {
   id: 'removed-directive',
   defaultSeverity: 'error',
@@ -65,7 +72,7 @@ export const removedDirectiveRule: Rule = {
       if (!fact || fact.status !== 'removed') continue;
       for (const d of list) {
         const only22 = in22Branch(d);
-        let message = `${code(fact.name)} was removed in httpd 2.4, which refuses to start with it (an .htaccess file with it answers 500).`;
+        let message = `${code(fact.name)} ${removedWhen(fact)}, which refuses to start with it (an .htaccess file with it answers 500).`;
         if (fact.replacement) message += ' ' + fact.replacement;
         if (only22) message += ' Only httpd 2.2 reads this branch.';
         const exact = DELETE_IS_EXACT.has(d.key) && !only22;
