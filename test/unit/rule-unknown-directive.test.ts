@@ -19,6 +19,9 @@ describe('rule unknown-directive', () => {
     { name: 'every section httpd defines, in any case', text: lines('<ifmodule mod_ssl.c>', '<VIRTUALHOST *:443>', '<RequireAll>', 'Require all granted', '</RequireAll>', '</VirtualHost>', '</IfModule>', '<IfFile /x>', '</IfFile>', '<MDomainSet a.example>', '</MDomainSet>'), flagged: [] },
     { name: "mod_lua's inline hooks are sections httpd takes, holding Lua code", text: lines('<LuaHookFixups>', '  r.filename = "/srv/x"', '  return apache2.OK', '</LuaHookFixups>'), flagged: [] },
     { name: '<MDomain> is a section httpd takes (as well as <MDomainSet>)', text: lines('<MDomain a.example>', '  MDMember b.example', '</MDomain>'), flagged: [] },
+    // httpd -t: "Invalid command 'If', perhaps misspelled or defined by a module not included in the server configuration".
+    { name: 'a section name without its angle brackets is a warning (httpd refuses to start)', text: lines('If permalinks are on', 'Directory /srv', 'requireall', '<Files x>', '</Files>'), flagged: ['If', 'Directory', 'requireall'], severities: ['warning', 'warning', 'warning'] },
+    { name: 'a bare section name in a 2.2-only branch or a macro is left alone', text: lines('<IfModule !mod_authz_core.c>', '  Files x', '</IfModule>', '<Macro M $x>', '  Location $x', '</Macro>'), flagged: [] },
     { name: 'legacy directives are known (other rules report them)', text: lines('Order allow,deny', 'AuthzUserAuthoritative Off', 'NameVirtualHost *:80', 'MaxClients 10'), flagged: [] },
   ];
   for (const c of cases) {

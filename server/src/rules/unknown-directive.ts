@@ -49,7 +49,23 @@ export const unknownDirectiveRule: Rule = {
     const out: Finding[] = [];
     // One catalog lookup per distinct name, not per line.
     for (const [key, list] of directivesByKey(doc)) {
-      if (getDirective(key)) continue;
+      const fact = getDirective(key);
+      if (fact?.section) {
+        // A section's name without its '<': httpd knows the name only as a tag ("Invalid command 'If'").
+        for (const d of list) {
+          if (in22Branch(d) || inMacro(d) || inOpaqueSection(d)) continue;
+          out.push({
+            rule: 'unknown-directive',
+            message: `${code(d.name.value)} is a section: httpd reads it only as a tag, ${code('<' + fact.name + ' …>')} … ${code('</' + fact.name + '>')}. Written without the angle brackets, httpd refuses to start.`,
+            start: d.name.start,
+            end: d.name.end,
+            severity: 'warning',
+            data: { directive: d.name.value },
+          });
+        }
+        continue;
+      }
+      if (fact) continue;
       for (const d of list) {
         const name = d.name.value;
         if (!name || /[$%{}@]/.test(name)) continue;
