@@ -182,6 +182,17 @@ const RAW_CASES: MigrationCase[] = [
   { id: 'w01-default-22', why: 'stock 2.2 httpd.conf', config: `${dir('Options FollowSymLinks\nAllowOverride None\nOrder deny,allow\nDeny from all', '/')}\n${dir('Options Indexes FollowSymLinks\nAllowOverride None\nOrder allow,deny\nAllow from all')}\n${filesMatch('^\\.ht', 'Order allow,deny\nDeny from all\nSatisfy All')}` },
   { id: 'w02-status-loc', why: 'server-status style', config: `${dir('Order allow,deny\nAllow from all')}\n${loc('/sub', 'Order deny,allow\nDeny from all\nAllow from 127.0.0.1 127.0.0.2')}` },
   { id: 'w03-files-tilde', why: 'Files ~ regex', config: `${dir('Order allow,deny\nAllow from all')}\n<Files ~ "\\.html$">\n  Order allow,deny\n  Deny from all\n</Files>` },
+  {
+    // Debian's stock tree with apt-cacher's conf and a plain Directory enabled (found by a run over
+    // Debian's packages): <Directory /> refuses, <Directory /usr/share> grants, and two sections
+    // under it allow everyone with host rules, one a DirectoryMatch. The regex section may apply
+    // where the grant does not (here /sub2), so it needs AuthMerging And; the rewrite was once
+    // refused ("no rewrite form applies here").
+    id: 'w04b-debian-share-dirmatch', why: 'AuthMerging And on a regex section that follows an edited one',
+    config: `${dir('Require all denied')}\n${dir('Require all granted', SUB)}\n<DirectoryMatch "/(sub|sub2)/">\n  Order allow,deny\n  Allow from all\n</DirectoryMatch>\n${dir('Order allow,deny\nAllow from all', SUB + '/inner')}`,
+    files: { 'sub2/b.html': 'b\n', 'sub/inner/c.html': 'c\n' },
+    paths: ['/index.html', '/sub/a.html', '/sub/inner/c.html', '/sub2/b.html'],
+  },
   { id: 'w04-dirmatch', why: 'DirectoryMatch', config: `${dir('Order allow,deny\nAllow from all')}\n<DirectoryMatch "/sub">\n  Order deny,allow\n  Deny from all\n  Allow from 127.0.0.3\n</DirectoryMatch>` },
   { id: 'w05-intranet-or-pw', why: 'intranet or password', config: dir(`${BASIC}\nRequire valid-user\nOrder deny,allow\nDeny from all\nAllow from 127.0.0.0/30\nSatisfy any`, SUB) + '\n' + dir('Order allow,deny\nAllow from all') },
   { id: 'w06-locmatch', why: 'LocationMatch deny', config: `${dir('Order allow,deny\nAllow from all')}\n${locMatch('^/sub/', 'Order allow,deny\nAllow from all\nDeny from 127.0.0.2')}` },

@@ -851,6 +851,11 @@ function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean): 
       else form = 'written';
       let e = xEdit(doc, f, x, form, authNone);
       if (!e && form === 'merge') e = xEdit(doc, f, x, (form = 'written'), authNone);
+      // What was in force before X differs between requests, so it cannot be written out; an
+      // edited section before X may still leave it as it was (Debian's `<Directory /usr/share>`
+      // granting, a rewritten section granting too): AuthMerging keeps it, and the check says
+      // whether it was left as it was.
+      if (!e && form === 'written' && !pSame) e = xEdit(doc, f, x, (form = 'merge'), authNone);
       if (!e) {
         ok = false;
         break;
