@@ -128,6 +128,11 @@ function computeMapping(model: AccessModel, vhost: Scope | null): Mapping | null
   return root ? { root: normPath(root), aliases } : null;
 }
 
+/** A virtual host that maps URLs to files otherwise than the main server (its own DocumentRoot, Alias or rewriting). */
+function mapsOwnWay(v: Scope): boolean {
+  return v.paths.length > 0 || v.directives.some((d) => d.key === 'rewriterule' || d.key === 'rewriteengine' || d.key === 'userdir' || d.key === 'proxypass');
+}
+
 function mapUri(m: Mapping, uri: string): string {
   for (const [from, to] of m.aliases) {
     if (uri === from || uri.startsWith(from.endsWith('/') ? from : from + '/')) return to + uri.slice(from.length);
@@ -160,6 +165,11 @@ function urisOfDir(m: Mapping, dir: string): string[] {
 export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, distinguish: readonly Scope[] = []): PointSet {
   const scopes = withAncestors(group);
   const vhosts = scopes.filter((s) => s.kind === 'virtualhost');
+  // A directory of the main server is reached through every virtual host too, each by its own
+  // DocumentRoot and Aliases: those that map paths their own way are places of their own.
+  if (scopes.some(isDir)) {
+    for (const v of model.scopes) if (v.kind === 'virtualhost' && !vhosts.includes(v) && mapsOwnWay(v)) vhosts.push(v);
+  }
   const vhostOptions: Array<Scope | null> = model.context === 'server' ? [null, ...vhosts] : [null];
   const litDirs = scopes.filter((s) => isDir(s) && !s.regex && s.kind !== 'proxy');
   // A regex that matches one literal string only (^a\.html$) is treated as that string.

@@ -1,0 +1,83 @@
+// Server-level sections that requests reach through a virtual host (found by a black-box run
+// against httpd): a `<Directory>` written at server level applies to the files of every virtual
+// host, each mapping URLs by its own DocumentRoot and Aliases. The engine once built request points
+// from the main server's mapping alone, saw no request reach such a directory, and dropped its host
+// rules without a replacement (original 403, rewrite 200). Each row is a server config and one
+// virtual host's body; the file the engine reads is both, in server context. httpd with
+// mod_access_compat runs the original, httpd without it the rewrite; every request must get the
+// same answer (200 and 404 count as one).
+import assert from 'node:assert/strict';
+import { migrateText } from '../../server/src/access';
+import { mismatches, startOracle, type OracleRequestFor } from './harness';
+import { FROMS, forEngine, fromEngine, httpdOrSkip } from './migration-cases.test';
+
+interface Row {
+  id: string;
+  server: string;
+  vhost: string;
+  paths: string[];
+  files?: Record<string, string>;
+}
+
+const ROWS: Row[] = [
+  {
+    id: 'vhost-docroot',
+    server: '<Directory "@DOCROOT@/sub">\n  Order allow,deny\n  Allow from 127.0.0.3\n</Directory>',
+    vhost: 'DocumentRoot "@DOCROOT@"',
+    paths: ['/sub/a.html', '/index.html'],
+  },
+  {
+    id: 'vhost-alias',
+    server: '<Directory "@DOCROOT@/sub">\n  Order deny,allow\n  Deny from all\n  Allow from 127.0.0.2\n</Directory>',
+    vhost: 'DocumentRoot "@DOCROOT@/other"\nAlias /e "@DOCROOT@/sub"',
+    paths: ['/e/a.html', '/index.html', '/sub/a.html'],
+    files: { 'other/index.html': 'o\n' },
+  },
+  {
+    id: 'vhost-docroot-and-main',
+    server: '<Directory "@DOCROOT@">\n  Order deny,allow\n  Deny from 127.0.0.2\n</Directory>\n<Directory "@DOCROOT@/sub">\n  Order allow,deny\n  Allow from 127.0.0.3\n</Directory>',
+    vhost: 'ServerAlias www.example.test\nDocumentRoot "@DOCROOT@"',
+    paths: ['/sub/a.html', '/index.html'],
+  },
+];
+
+const MARK = '<VirtualHost *:80>';
+
+/** The file the engine reads: the server config, then the virtual host. */
+function engineText(r: Row): string {
+  return forEngine(`DocumentRoot "/oracle-main"\n${r.server}\n${MARK}\n${r.vhost}\n</VirtualHost>\n`);
+}
+
+/** The rewritten file split back into its server config and its virtual host's body. */
+function split(text: string): { server: string; vhost: string } {
+  const t = fromEngine(text);
+  const a = t.indexOf(MARK);
+  const b = t.lastIndexOf('</VirtualHost>');
+  return { server: t.slice(t.indexOf('\n') + 1, a), vhost: t.slice(a + MARK.length + 1, b) };
+}
+
+describe('server-level sections reached through a virtual host (real httpd)', function () {
+  this.timeout(300_000);
+  for (const r of ROWS) {
+    it(`${r.id}: the rewrite answers as the original`, async function () {
+      const { text, plan } = migrateText(engineText(r), 'server');
+      assert.ok(plan.sections.length > 0 && plan.sections.every((s) => s.exact), `${r.id}: ${plan.sections.map((s) => s.reason).join(' | ')}`);
+      const rw = split(text);
+      assert.doesNotMatch(rw.server + rw.vhost, /\b(Order|Allow|Deny)\b/);
+      if (!httpdOrSkip(this)) return;
+      const files = { 'sub/a.html': 'a\n', ...(r.files ?? {}) };
+      const before = await startOracle([{ id: r.id, config: r.vhost, serverConfig: r.server, files }], { compat: true });
+      const after = await startOracle([{ id: r.id, config: rw.vhost, serverConfig: rw.server, files }], { compat: false });
+      try {
+        const reqs: OracleRequestFor[] = r.paths.flatMap((path) => FROMS.map((from) => ({ caseId: r.id, path, from })));
+        const a = await before.requestAll(reqs);
+        const b = await after.requestAll(reqs);
+        assert.ok(a.some((s) => s === 403), `${r.id}: the original refuses someone`);
+        assert.deepEqual(mismatches(reqs, a, b), [], `${r.id}:\n${text}`);
+      } finally {
+        await before.stop();
+        await after.stop();
+      }
+    });
+  }
+});
