@@ -39,6 +39,26 @@ const ROWS: Row[] = [
     vhost: 'ServerAlias www.example.test\nDocumentRoot "@DOCROOT@"',
     paths: ['/sub/a.html', '/index.html'],
   },
+  // A variable in a section's path or in DocumentRoot: httpd puts its value in before it reads
+  // the line, the engine does not know it, and once read the section as applying nowhere.
+  {
+    id: 'define-directory',
+    server: 'Define SUBDIR "@DOCROOT@/sub"\n<Directory ${SUBDIR}>\n  Order allow,deny\n  Allow from 127.0.0.3\n</Directory>',
+    vhost: 'DocumentRoot "@DOCROOT@"',
+    paths: ['/sub/a.html', '/index.html'],
+  },
+  {
+    id: 'define-location',
+    server: 'Define LOC /sub\n<Directory "@DOCROOT@">\n  Order deny,allow\n  Deny from 127.0.0.2\n</Directory>',
+    vhost: 'DocumentRoot "@DOCROOT@"\n<Location ${LOC}>\n  Require all granted\n</Location>',
+    paths: ['/sub/a.html', '/index.html'],
+  },
+  {
+    id: 'define-documentroot',
+    server: 'Define ROOT "@DOCROOT@"\n<Directory "@DOCROOT@">\n  Order deny,allow\n  Deny from 127.0.0.2\n</Directory>\n<Directory ${ROOT}/sub>\n  Require all granted\n</Directory>',
+    vhost: 'DocumentRoot ${ROOT}',
+    paths: ['/sub/a.html', '/index.html'],
+  },
 ];
 
 const MARK = '<VirtualHost *:80>';

@@ -356,9 +356,16 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
         pattern = a[1]?.value ?? '';
       } else if (kind === 'if' || kind === 'elseif') pattern = a.map((t) => t.raw).join(' ');
       else pattern = a[0]?.value ?? '';
+      // httpd puts a variable's value in (`Define`, the environment) before it reads the tag: the
+      // path is not known here, so the section is taken as one that may apply to any request (an
+      // empty regex), as a regex section the file cannot pin down is.
+      if (kind !== 'if' && kind !== 'elseif' && pattern.includes('${')) {
+        regex = true;
+        pattern = '';
+      }
     }
     const sc = emptyScope(kind, section, parent, regex, pattern, scopes.length, light);
-    if (regex) {
+    if (regex && pattern) {
       const lit = regexLiteral(pattern);
       if (lit !== null) sc.literal = lit;
     }

@@ -116,9 +116,16 @@ function computeMapping(model: AccessModel, vhost: Scope | null): Mapping | null
   for (const s of chain) {
     const own: Array<[string, string]> = [];
     for (const d of s.paths) {
-      if (d.key === 'documentroot' && d.args[0]) root = d.args[0].value;
-      else if ((d.key === 'alias' || d.key === 'scriptalias') && d.args.length >= 2) own.push([d.args[0].value, d.args[1].value]);
-      else return null;
+      // A path with a variable in it (`${DOCROOT}`) is not known here, and a relative one is read
+      // from the ServerRoot: either makes the mapping unknown.
+      if (d.args.some((a) => a.value.includes('${'))) return null;
+      if (d.key === 'documentroot' && d.args[0]) {
+        root = d.args[0].value;
+        if (!root.startsWith('/')) return null;
+      } else if ((d.key === 'alias' || d.key === 'scriptalias') && d.args.length >= 2) {
+        if (!d.args[1].value.startsWith('/')) return null;
+        own.push([d.args[0].value, d.args[1].value]);
+      } else return null;
     }
     aliases = [...own, ...aliases];
     // Anything else that can map URLs somewhere else makes the mapping unknown.
