@@ -150,6 +150,36 @@ describe('rule legacy-access: exact fixes (spec §8.5 rows 1–4, nothing interf
   }
 });
 
+// A server config that includes files not read with it (found by a black-box run against httpd):
+// the included files' sections may set access for the same requests (`<Location /sub>` with
+// `Require all granted` made a rewrite of the directory's `Deny from` answer 200 where the
+// original answered 403), and their own host rules keep httpd from starting without
+// mod_access_compat. The rewrite stays on offer, not preferred, and the message says why.
+describe('rule legacy-access: a file with Include lines, read alone', () => {
+  const body = lines('<Directory /srv/www>', '    Order deny,allow', '    Deny from 127.0.0.2', '</Directory>');
+  const rows: Array<{ name: string; text: string; exact: boolean }> = [
+    { name: 'Include after the section', text: body + lines('Include /etc/httpd/extra/*.conf'), exact: false },
+    { name: 'IncludeOptional before it', text: lines('IncludeOptional conf.d/*.conf') + body, exact: false },
+    { name: 'an Include only httpd 2.2 reads does not count', text: lines('<IfVersion < 2.4>', '  Include old/*.conf', '</IfVersion>') + body, exact: true },
+    { name: 'no Include', text: body, exact: true },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      const fs = findingsOf(r.text, 'legacy-access');
+      assert.ok(fs.length >= 2);
+      for (const f of fs) {
+        const preferred = (f.fixes ?? []).filter((x) => x.preferred);
+        assert.equal(preferred.length, r.exact ? 1 : 0, f.message);
+        if (!r.exact) {
+          assert.match(f.message, /includes other files \(`(Include|IncludeOptional) [^`]+` \(line \d+\)\) that were not read with it/);
+          assert.ok((f.fixes ?? []).some((x) => /exact only if the included files set no access/.test(x.title)));
+        }
+      }
+      assert.equal(createService().fixText({ text: r.text }).text !== r.text, r.exact, 'fix all applies only exact rewrites');
+    });
+  }
+});
+
 describe('rule legacy-access: --mode intent', () => {
   it('prefers the naive mapping where it differs, and the exact one stays on offer', () => {
     // allow,deny + Deny from all + Allow from X denies X too (spec §2.4); the naive mapping lets X in.

@@ -11,7 +11,7 @@
  */
 import type { DirectiveNode, Finding, Fix, HtaccessUnder, Rule } from './types';
 import { codeLine, COMPAT_DIRECTIVES, in22Branch } from './scope';
-import { detached, directivesNamed } from '../syntax';
+import { detached, directivesNamed, type ConfigDocument } from '../syntax';
 import { openDirsTouching, planMigration, plansAsIncluded, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
 import { looksIncluded } from '../model/context';
 
@@ -123,6 +123,32 @@ function htaccessNote(dirs: readonly string[], scans: readonly HtaccessUnder[] |
   return `${head}: check them (\`apacheconf fix --root\` with the server's root file looks on the disk).`;
 }
 
+/** The first Include line of a server config whose files are not read with it (null: none). */
+function unreadInclude(doc: ConfigDocument): DirectiveNode | null {
+  for (const d of directivesNamed(doc, 'include', 'includeoptional')) if (!in22Branch(d)) return d;
+  return null;
+}
+
+/**
+ * A plan made on a file whose Include lines were not followed: the included files may hold
+ * sections that set access for the same requests (a `<Location>` with `Require`, host rules that
+ * also have to go before mod_access_compat can), so a rewrite is exact only in the configuration.
+ */
+function withoutIncluded(sp: SectionPlan, inc: DirectiveNode): SectionPlan {
+  if (!sp.exact) return sp;
+  const line = `\`${inc.name.value} ${inc.args.map((a) => a.raw).join(' ')}\` (line ${inc.line + 1})`;
+  const why =
+    `this file includes other files (${line}) that were not read with it, and their sections may set access for the same requests. ` +
+    'Give it as the configuration\'s root (`apacheconf fix --root FILE`), or open its folder in the editor, to have the rewrite checked with them.';
+  return {
+    section: sp.section,
+    compatDirectives: sp.compatDirectives,
+    reason: why,
+    naive: { title: `${sp.exact.title} (exact only if the included files set no access for these requests)`, edits: sp.exact.edits, changes: why },
+    ...(sp.dirLevel ? { dirLevel: sp.dirLevel } : {}),
+  };
+}
+
 export const legacyAccessRule: Rule = {
   id: 'legacy-access',
   defaultSeverity: 'warning',
@@ -146,7 +172,8 @@ export const legacyAccessRule: Rule = {
           plans = plansAsIncluded(doc, uriPath(uri), mode ?? 'preserve');
         } else {
           const plan = planMigration(doc, fileContext, { mode: mode ?? 'preserve' });
-          for (const sp of plan.sections) for (const d of sp.compatDirectives) plans.set(d, sp);
+          const unread = fileContext === 'server' || fileContext === 'vhost' ? unreadInclude(doc) : null;
+          for (const sp of plan.sections) for (const d of sp.compatDirectives) plans.set(d, unread ? withoutIncluded(sp, unread) : sp);
         }
       } catch {
         // The engine failing must not hide the findings; they simply get no fix.
