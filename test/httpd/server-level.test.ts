@@ -17,6 +17,8 @@ interface Row {
   vhost: string;
   paths: string[];
   files?: Record<string, string>;
+  /** Methods to send (default GET). */
+  methods?: string[];
 }
 
 const ROWS: Row[] = [
@@ -59,6 +61,16 @@ const ROWS: Row[] = [
     vhost: 'DocumentRoot ${ROOT}',
     paths: ['/sub/a.html', '/index.html'],
   },
+  // httpd compares method names as written: `<Limit get>` names a method of its own (registered
+  // when httpd reads the tag), and GET requests are not it. The engine once took it for GET.
+  {
+    id: 'limit-lowercase',
+    // (Node's client sends methods in capitals: the requests are GET and POST, which the tag never names.)
+    server: '<Directory "@DOCROOT@/sub">\n  Order allow,deny\n  Allow from all\n  Deny from 127.0.0.3\n  <Limit get>\n    Deny from 127.0.0.2\n  </Limit>\n</Directory>',
+    vhost: 'DocumentRoot "@DOCROOT@"',
+    paths: ['/sub/a.html'],
+    methods: ['GET', 'POST'],
+  },
 ];
 
 const MARK = '<VirtualHost *:80>';
@@ -89,7 +101,7 @@ describe('server-level sections reached through a virtual host (real httpd)', fu
       const before = await startOracle([{ id: r.id, config: r.vhost, serverConfig: r.server, files }], { compat: true });
       const after = await startOracle([{ id: r.id, config: rw.vhost, serverConfig: rw.server, files }], { compat: false });
       try {
-        const reqs: OracleRequestFor[] = r.paths.flatMap((path) => FROMS.map((from) => ({ caseId: r.id, path, from })));
+        const reqs: OracleRequestFor[] = r.paths.flatMap((path) => FROMS.flatMap((from) => (r.methods ?? ['GET']).map((method) => ({ caseId: r.id, path, from, method }))));
         const a = await before.requestAll(reqs);
         const b = await after.requestAll(reqs);
         assert.ok(a.some((s) => s === 403), `${r.id}: the original refuses someone`);
@@ -100,4 +112,29 @@ describe('server-level sections reached through a virtual host (real httpd)', fu
       }
     });
   }
+});
+
+// A method only a <Limit> names is registered by httpd when it reads the tag, for the whole
+// server: a rewrite that drops the tag makes httpd answer that method with 501 instead of 405
+// (here outside the rewritten section too). The engine refuses such a rewrite; httpd shows why.
+describe('a <Limit> that registers a method (real httpd)', function () {
+  this.timeout(120_000);
+  it('dropping <Limit FOO> changes FOO requests everywhere, and the engine refuses to', async function () {
+    const original = '<Directory "@DOCROOT@/sub">\n  Order deny,allow\n  Deny from all\n  <Limit FOO>\n    Deny from 127.0.0.2\n  </Limit>\n</Directory>';
+    const { plan } = migrateText(forEngine(`DocumentRoot "@DOCROOT@"\n${original}\n`), 'server');
+    assert.ok(plan.sections.length > 0 && plan.sections.every((s) => !s.exact && /`FOO`/.test(s.reason ?? '')), JSON.stringify(plan.sections.map((s) => s.reason)));
+    if (!httpdOrSkip(this)) return;
+    const dropped = '<Directory "@DOCROOT@/sub">\n  Require all denied\n</Directory>';
+    const files = { 'sub/a.html': 'a\n' };
+    const before = await startOracle([{ id: 'foo', config: 'DocumentRoot "@DOCROOT@"', serverConfig: original, files }], { compat: true });
+    const after = await startOracle([{ id: 'foo', config: 'DocumentRoot "@DOCROOT@"', serverConfig: dropped, files }], { compat: false });
+    try {
+      const reqs: OracleRequestFor[] = [{ caseId: 'foo', path: '/index.html', method: 'FOO' }, { caseId: 'foo', path: '/sub/a.html', method: 'GET' }];
+      assert.deepEqual(await before.requestAll(reqs), [405, 403]);
+      assert.deepEqual(await after.requestAll(reqs), [501, 403]);
+    } finally {
+      await before.stop();
+      await after.stop();
+    }
+  });
 });

@@ -28,9 +28,12 @@ export interface MethodSet {
 
 export const ALL_METHODS: MethodSet = { except: true, methods: new Set() };
 
+/**
+ * A method name as httpd compares it: exactly as written (`<Limit get>` names a method of its own,
+ * which GET requests never are; httpd registers it as a new method), HEAD counting as GET.
+ */
 export function normMethod(m: string): string {
-  const u = m.toUpperCase();
-  return u === 'HEAD' ? 'GET' : u;
+  return m === 'HEAD' ? 'GET' : m;
 }
 
 export function inMask(mask: MethodSet, method: string): boolean {
@@ -600,7 +603,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
           problems.push({ kind: 'invalid-require', code: 'limit-empty', message: `<${ch.name.value}> needs at least one method.`, start: ch.open.start, end: ch.open.end, section: ch });
         }
         for (const a of ch.args) {
-          if (a.value.toUpperCase() === 'TRACE' && key === 'limit') {
+          if (a.value === 'TRACE' && key === 'limit') {
             problems.push({ kind: 'invalid-require', code: 'limit-trace', message: 'TRACE cannot be controlled by <Limit>, see TraceEnable', start: a.start, end: a.end, section: ch });
           }
         }

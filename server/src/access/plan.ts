@@ -1338,6 +1338,11 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
         lastWhy = 'the rewrite would need overlapping edits.';
         continue;
       }
+      const lost = lostMethod(doc, edits);
+      if (lost !== null) {
+        lastWhy = `the rewrite drops the only \`<Limit>\` that names the method \`${lost}\`, which httpd does not know until such a line registers it: without it, httpd answers ${lost} requests with 501 instead of 405, in every section.`;
+        continue;
+      }
       if (options.unchecked) {
         chosen = cand;
         break;
@@ -1391,6 +1396,36 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
   addNaive(doc, ctx, model, plan, byScope, unit, options, splitScopes);
   void options.mode;
   return plan;
+}
+
+/** The methods httpd knows from the start (http_protocol.c); HEAD counts as GET. */
+const BUILTIN_METHODS = new Set([
+  'GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK',
+  'VERSION-CONTROL', 'CHECKOUT', 'UNCHECKOUT', 'CHECKIN', 'UPDATE', 'LABEL', 'REPORT', 'MKWORKSPACE', 'MKACTIVITY', 'BASELINE-CONTROL', 'MERGE',
+]);
+
+/**
+ * A method only `<Limit>`/`<LimitExcept>` tags register (httpd adds a method it does not know when
+ * it reads one, for the whole server) that the edits take away: every tag naming it falls in a
+ * removed stretch and no new text names it in a tag. Null when none.
+ */
+function lostMethod(doc: ConfigDocument, edits: readonly OffsetEdit[]): string | null {
+  const named = new Map<string, SectionNode[]>();
+  for (const s of doc.sections) {
+    if (s.key !== 'limit' && s.key !== 'limitexcept') continue;
+    for (const a of s.args) {
+      if (BUILTIN_METHODS.has(a.value)) continue;
+      const list = named.get(a.value);
+      if (list) list.push(s);
+      else named.set(a.value, [s]);
+    }
+  }
+  for (const [m, tags] of named) {
+    if (!tags.every((s) => edits.some((e) => e.start <= s.open.start && s.open.end <= e.end))) continue;
+    const written = edits.some((e) => [...e.newText.matchAll(/<Limit(?:Except)?\b([^>\n]*)>/gi)].some((x) => x[1].split(/\s+/).includes(m)));
+    if (!written) return m;
+  }
+  return null;
 }
 
 function isInside(inner: SectionNode, outer: SectionNode): boolean {

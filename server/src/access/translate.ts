@@ -173,7 +173,7 @@ function masksOf(c: CompatConfig): MethodSet[] {
 
 /** Split the methods into classes with the same order, filtered lists and Satisfy. */
 export function methodClasses(c: CompatConfig, extra: string[] = [], join = true): MethodClass[] {
-  const named = uniq([...methodsNamed(masksOf(c)), ...extra.map((m) => m.toUpperCase())]);
+  const named = uniq([...methodsNamed(masksOf(c)), ...extra]);
   const reps = [...named, OTHER_METHOD];
   const classes: MethodClass[] = [];
   for (const m of reps) {
