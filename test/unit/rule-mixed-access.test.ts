@@ -4,6 +4,19 @@ import { generateConfig } from '../../bench/run';
 import { parse, type SectionNode } from '../../server/src/syntax';
 import { directivesOfScope, scopeOf, TRANSPARENT } from '../../server/src/rules/scope';
 
+describe('rule mixed-access: what the message says when no Allow or Deny line is there', () => {
+  it('Satisfy Any alone: every client is let in', () => {
+    const f = findingsOf(lines('<Directory /srv>', '  Require all denied', '  Satisfy Any', '</Directory>'), 'mixed-access');
+    assert.equal(f.length, 1);
+    assert.match(f[0].message, /also uses 2\.2 access control \(`Satisfy`\)\. .*With `Satisfy Any` and no `Allow` or `Deny` line, the host rules let every client in, so this line is never consulted/);
+  });
+  it('Order allow,deny alone: every client is refused', () => {
+    const f = findingsOf(lines('<Directory /srv>', '  Require all granted', '  Order allow,deny', '</Directory>'), 'mixed-access');
+    assert.equal(f.length, 1);
+    assert.match(f[0].message, /With `Order allow,deny` and no `Allow` line, the host rules refuse every client \(403\) before this line is consulted/);
+  });
+});
+
 describe('rule mixed-access (within one section)', () => {
   const cases: Array<{ name: string; text: string; flagged: string[] }> = [
     {
@@ -25,6 +38,30 @@ describe('rule mixed-access (within one section)', () => {
       name: 'Require not inside RequireAll beside Order',
       text: lines('<Files x>', '  Order allow,deny', '  <RequireAll>', '    Require all granted', '    Require not env bad', '  </RequireAll>', '</Files>'),
       flagged: ['Require all granted', 'Require not env bad'],
+    },
+    // No Allow or Deny line (MediaWiki's .htaccess files: `Require all denied` + `Satisfy All`).
+    // httpd 2.4.71 with mod_access_compat, from 127.0.0.2: `Require all denied` + `Satisfy Any`
+    // answered 200, `Require all granted` + `Satisfy All` 200, `Require all granted` + `Order
+    // allow,deny` 403, `Require all denied` + `Satisfy All` 403.
+    {
+      name: 'Satisfy All alone: the host rules let everyone in, the Require decides (not reported)',
+      text: lines('Require all denied', 'Satisfy All'),
+      flagged: [],
+    },
+    {
+      name: 'Order allow,deny alone under Satisfy Any: the host rules let no one in, so the Require decides (not reported)',
+      text: lines('<Directory /srv>', '  Order allow,deny', '  Satisfy Any', '  Require all granted', '</Directory>'),
+      flagged: [],
+    },
+    {
+      name: 'Satisfy Any alone lets everyone in past the Require',
+      text: lines('<Directory /srv>', '  Require all denied', '  Satisfy Any', '</Directory>'),
+      flagged: ['Require all denied'],
+    },
+    {
+      name: 'Order allow,deny alone refuses everyone before the Require',
+      text: lines('<Directory /srv>', '  Require all granted', '  Order allow,deny', '</Directory>'),
+      flagged: ['Require all granted'],
     },
     {
       name: 'Require valid-user with host rules is 2.2 style, not mixed',

@@ -40,6 +40,12 @@ export function newStyleReason(d: DirectiveNode): string | null {
 }
 
 
+/** Inside a <Limit> or <LimitExcept> (its lines hold for some methods only). */
+function inLimit(d: DirectiveNode): boolean {
+  for (let p = d.parent; p; p = p.parent) if (p.key === 'limit' || p.key === 'limitexcept') return true;
+  return false;
+}
+
 function sectionLabel(s: SectionNode | null): string {
   return s ? code(openTagText(s)) : 'the top level of this file';
 }
@@ -73,12 +79,24 @@ export const mixedAccessRule: Rule = {
         const partners = compat.filter((c) => coRead(c, d));
         if (!partners.length) continue;
         const satisfyAny = partners.some((c) => c.key === 'satisfy' && c.args[0]?.value.toLowerCase() === 'any');
-        const how = satisfyAny
+        let how = satisfyAny
           ? 'With `Satisfy Any`, a client the host rules let in gets in without this line being consulted.'
           : 'With `Satisfy All` (the default) a client the host rules refuse gets 403 before this line is consulted.';
+        // No Allow or Deny line: the section's host rules (started over by any of its 2.2 lines)
+        // let everyone in under `Order deny,allow` (the default) and no one under `allow,deny`.
+        if (!partners.some((c) => c.key === 'allow' || c.key === 'deny') && !partners.some(inLimit)) {
+          const orders = partners.filter((c) => c.key === 'order');
+          const order = orders.length ? orders[orders.length - 1].args.map((a) => a.value).join('').toLowerCase() : 'deny,allow';
+          const everyoneIn = order === 'deny,allow';
+          // Satisfy All with everyone let in, or Satisfy Any with no one: the Require lines decide alone.
+          if (satisfyAny !== everyoneIn) continue;
+          how = satisfyAny
+            ? 'With `Satisfy Any` and no `Allow` or `Deny` line, the host rules let every client in, so this line is never consulted.'
+            : `With \`Order ${orders[orders.length - 1]?.args.map((a) => a.raw).join('') ?? ''}\` and no \`Allow\` line, the host rules refuse every client (403) before this line is consulted.`;
+        }
         out.push({
           rule: 'mixed-access',
-          message: `${why} is 2.4 authorization, but ${sectionLabel(scope)} also uses 2.2 host rules (${partners.map((c) => code(c.name.value)).join(', ')}). httpd 2.4 checks the two separately. ${how} Migrate the host rules so only \`Require\` remains.`,
+          message: `${why} is 2.4 authorization, but ${sectionLabel(scope)} also uses 2.2 access control (${partners.map((c) => code(c.name.value)).join(', ')}). httpd 2.4 checks the two separately. ${how} Migrate the 2.2 lines so only \`Require\` remains.`,
           start: d.start,
           end: d.end,
           related: partners.map((c) => ({ start: c.start, end: c.end, message: `2.2 host rule in the same section: ${c.name.value}` })),
