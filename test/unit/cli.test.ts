@@ -256,6 +256,23 @@ describe('cli: SARIF output', () => {
 });
 
 describe('cli: directory walking', () => {
+  // nginx, CUPS and many daemons use *.conf too (found by a run over Debian's packages: nginx's
+  // `deny all;` was reported as 2.2 access control, cupsd.conf's `Port` as removed from httpd).
+  it('passes over a *.conf file that does not look like httpd configuration, and says so', async () => {
+    const NGINX = 'server {\n    listen 80;\n    location /admin {\n        deny all;\n    }\n}\n';
+    const CUPS = 'LogLevel warn\nMaxLogSize 0\nListen localhost:631\nBrowsing Off\nDefaultAuthType Basic\nWebInterface Yes\n<Location />\n  Order allow,deny\n</Location>\n<Policy default>\n  JobPrivateAccess default\n  <Limit Send-Document>\n    Require user @OWNER\n    Order deny,allow\n  </Limit>\n</Policy>\n';
+    const KEYS = 'LogFile="/var/log/apache2/access.log"\nLogFormat=4\nSiteDomain="example.org"\n';
+    const MOD = '<IfModule !mod_policy.c>\n  LoadModule policy_module modules/mod_policy.so\n</IfModule>\n<Location />\n  PolicyType enforce */*\n  PolicyLength enforce\n  PolicyVary enforce User-Agent\n  PolicyNocache enforce\n</Location>\n';
+    tree({ 'w/nginx.conf': NGINX, 'w/cupsd.conf': CUPS, 'w/awstats.conf': KEYS, 'w/policy.conf': MOD, 'w/site.conf': CLEAN, 'w/apache2/sites-available/nginx-like.conf': NGINX });
+    const r = await run(['check', '--format', 'json', 'w'], tmp);
+    assert.deepEqual(JSON.parse(r.out).files.map((f: { path: string }) => f.path), ['w/apache2/sites-available/nginx-like.conf', 'w/policy.conf', 'w/site.conf']);
+    assert.match(r.err, /skipped 3 \*\.conf files that do not look like httpd configuration: w\/awstats\.conf \(3 of its 3 lines are not httpd syntax\), w\/cupsd\.conf \(.*\), w\/nginx\.conf \(.*\)\. Name a file to check it anyway\./);
+    // Named on the command line, a file is checked whatever it holds.
+    const named = await run(['check', '--format', 'json', 'w/nginx.conf'], tmp);
+    assert.deepEqual(JSON.parse(named.out).files.map((f: { path: string }) => f.path), ['w/nginx.conf']);
+    assert.doesNotMatch(named.err, /skipped/);
+  });
+
   it('takes the language patterns plus *.conf and *.conf.in, sorted, each file once', async () => {
     tree({
       'root/httpd.conf': CLEAN,

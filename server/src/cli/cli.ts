@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { version as packageVersion } from '../../../package.json';
 import { createService, RULES, getRule, severityAtLeast, type ApacheConfService, type Analysis, type ReportedFinding, type ServiceSettings, INHERITED_DECLARATIONS, type InheritedDeclaration } from '../service';
-import { decode, encode, type ConfigDocument, type DecodedFile } from '../syntax';
+import { decode, encode, parse, type ConfigDocument, type DecodedFile } from '../syntax';
 import { flattenGraph } from '../features/explain';
 import { htaccessUnder, migrateHtaccessInContext, NO_HOST_RULES, type HtaccessReader } from '../features/htaccess-context';
 import { accessFileNames } from '../features/explain-disk';
@@ -19,7 +19,7 @@ import type { HtaccessUnder } from '../rules';
 import { openDirectories, type ConfigurationView } from '../access';
 import { FILE_CONTEXTS, defaultContextFor, type FileContext } from '../model/context';
 import { SEVERITY_SETTINGS, type SeveritySetting } from '../rules/types';
-import { collectFiles, describeError, type FoundFile } from './files';
+import { collectFiles, describeError, notHttpdReason, type FoundFile } from './files';
 import { ProjectFiles, contextFromProject, PROJECT_FILE, type ProjectConfig } from './project';
 import { formatJson, formatSarif, formatText, textLine, OUTPUT_FORMATS, type FileReport, type OutputFormat } from './report';
 import { unifiedDiff } from './diff';
@@ -339,6 +339,16 @@ class Session {
     this.io.stderr.write(`${path}: error: cannot read: ${message}\n`);
   }
 
+  /** Files a directory walk took for their extension that do not look like httpd configuration, with why. */
+  readonly skipped: string[] = [];
+
+  /** Say which files were passed over (on stderr: the report itself stays the files checked). */
+  reportSkipped(): void {
+    if (!this.skipped.length) return;
+    const shown = this.skipped.slice(0, 5).join(', ') + (this.skipped.length > 5 ? ` and ${this.skipped.length - 5} more` : '');
+    this.io.stderr.write(`apacheconf: skipped ${this.skipped.length} *.conf file${this.skipped.length === 1 ? '' : 's'} that do${this.skipped.length === 1 ? 'es' : ''} not look like httpd configuration: ${shown}. Name a file to check it anyway.\n`);
+  }
+
   load(file: FoundFile): Loaded | null {
     let bytes: Buffer;
     try {
@@ -348,6 +358,13 @@ class Session {
       return null;
     }
     const decoded = decode(bytes);
+    if (file.byExtension && !file.explicit) {
+      const why = notHttpdReason(parse(decoded.text));
+      if (why) {
+        this.skipped.push(`${file.display} (${why})`);
+        return null;
+      }
+    }
     const project = this.projects.forFile(file.absolute);
     const context = contextForFile(file.absolute, this.opts.context, project);
     return { file, bytes, decoded, context, service: this.serviceFor(project) };
@@ -583,6 +600,7 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
     reports.push(report);
   }
   for (const e of errors) session.reportIoError(e.path, e.message);
+  session.reportSkipped();
   const badProject = session.reportProjectProblems();
 
   if (o.format === 'json') io.stdout.write(formatJson(reports));
@@ -711,6 +729,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
     if (l.context === 'htaccess') fixedTexts.set(file.absolute, fixed.text);
     if (report.diagnostics.length) remaining.push(report);
   }
+  session.reportSkipped();
   const badProject = session.reportProjectProblems();
 
   // What is left, on stderr so that --diff and --stdout output stays clean.

@@ -6,6 +6,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { ConfigDocument } from '../syntax';
+import { getDirective, isSectionKey } from '../facts';
 
 /** Base names that are always httpd configuration files. */
 const NAMES = new Set(['httpd.conf', 'apache2.conf', '.htaccess', 'htaccess.txt']);
@@ -18,15 +20,70 @@ const SKIP_DIRS = new Set(['node_modules', '.git']);
  * `*.conf.in`.
  */
 export function isConfigFile(file: string): boolean {
+  return byName(file) || byExtension(file);
+}
+
+/** Taken by its name or its place (httpd.conf, .htaccess, a Debian apache2/ folder): an httpd file whatever it holds. */
+function byName(file: string): boolean {
   const p = file.replace(/\\/g, '/');
   const base = p.slice(p.lastIndexOf('/') + 1);
   const lower = base.toLowerCase();
   if (NAMES.has(lower)) return true;
-  if (lower.endsWith('.htaccess') || lower.endsWith('.conf') || lower.endsWith('.conf.in')) return true;
+  if (lower.endsWith('.htaccess')) return true;
   // Debian layout: anything in apache2/{sites,conf,mods}-{available,enabled}/ (vhosts often have no extension).
   if (/(^|\/)apache2\/(sites|conf|mods)-(available|enabled)\/[^/]+$/.test(p)) return true;
-  // Red Hat layout and the stock extra/ files are *.conf, covered above.
+  // Red Hat layout and the stock extra/ files are *.conf, covered by byExtension.
   return false;
+}
+
+/** Taken for its extension only (`*.conf`, `*.conf.in`): nginx, CUPS and many daemons use it too. */
+function byExtension(file: string): boolean {
+  const lower = file.toLowerCase();
+  return lower.endsWith('.conf') || lower.endsWith('.conf.in');
+}
+
+/**
+ * Why a file the walk took for its extension alone is not an httpd configuration, or null when it
+ * may be one. Lines of another syntax (`deny all;`, `server {`, `key=value`, XML) or mostly names
+ * httpd does not define (a CUPS or daemon file in httpd-like syntax) tell it.
+ */
+/** Directives and sections of httpd that lookalike formats (CUPS, daemons) do not use. */
+const HTTPD_MARKS = new Set([
+  'loadmodule', 'ifmodule', 'ifdefine', 'ifversion', 'virtualhost', 'directory', 'directorymatch', 'files', 'filesmatch', 'locationmatch',
+  'servername', 'documentroot', 'include', 'includeoptional', 'alias', 'scriptalias', 'rewriteengine', 'rewriterule', 'allowoverride', 'options',
+  'directoryindex', 'errordocument', 'sethandler', 'addhandler', 'setoutputfilter', 'addtype', 'header', 'setenvif', 'redirect', 'proxypass',
+]);
+
+export function notHttpdReason(doc: ConfigDocument): string | null {
+  let lines = 0;
+  let foreign = 0;
+  let unknown = 0;
+  let marked = false;
+  for (const d of doc.directives) {
+    lines++;
+    const name = d.name.value;
+    const text = doc.text.slice(d.start, d.end);
+    if (/[;{}]$/.test(text) || /^[^\s"']*=/.test(name) || name.startsWith('<?')) foreign++;
+    else if (!getDirective(d.key)) unknown++;
+    else if (HTTPD_MARKS.has(d.key)) marked = true;
+  }
+  let strangeSections = 0;
+  for (const s of doc.sections) {
+    lines++;
+    if (!isSectionKey(s.key)) {
+      unknown++;
+      strangeSections++;
+    } else if (HTTPD_MARKS.has(s.key)) marked = true;
+    if (doc.text.slice(s.open.start, s.open.end).endsWith('/>')) foreign++;
+  }
+  if (lines === 0) return null;
+  if (foreign >= 2 && foreign * 4 >= lines) return `${foreign} of its ${lines} lines are not httpd syntax`;
+  // Lines only httpd writes (a module loaded, an <IfModule> test, a <Directory>…): httpd's, whatever else it holds.
+  if (marked) return null;
+  if (lines >= 5 && unknown * 10 >= lines * 6) return `${unknown} of its ${lines} directives are not httpd's`;
+  // httpd-like syntax with sections httpd does not define (CUPS's <Policy>) and many other names.
+  if (strangeSections > 0 && lines >= 5 && unknown * 5 >= lines) return `${unknown} of its ${lines} directives and sections are not httpd's`;
+  return null;
 }
 
 export interface FoundFile {
@@ -36,6 +93,8 @@ export interface FoundFile {
   absolute: string;
   /** True when the file was named directly on the command line. */
   explicit: boolean;
+  /** Taken by a directory walk for its extension alone (see notHttpdReason). */
+  byExtension?: boolean;
 }
 
 export interface WalkResult {
@@ -51,7 +110,7 @@ export function collectFiles(args: readonly string[], cwd: string): WalkResult {
   const seenFiles = new Set<string>();
   const seenDirs = new Set<string>();
 
-  const addFile = (display: string, absolute: string, explicit: boolean): void => {
+  const addFile = (display: string, absolute: string, explicit: boolean, extensionOnly = false): void => {
     let key = absolute;
     try {
       key = fs.realpathSync(absolute);
@@ -60,7 +119,7 @@ export function collectFiles(args: readonly string[], cwd: string): WalkResult {
     }
     if (seenFiles.has(key)) return;
     seenFiles.add(key);
-    files.push({ display, absolute, explicit });
+    files.push({ display, absolute, explicit, ...(extensionOnly ? { byExtension: true } : {}) });
   };
 
   const walk = (display: string, absolute: string): void => {
@@ -97,8 +156,10 @@ export function collectFiles(args: readonly string[], cwd: string): WalkResult {
       }
       if (isDir) {
         if (!SKIP_DIRS.has(ent.name)) walk(childDisplay, childAbs);
-      } else if (isFile && isConfigFile(childAbs)) {
+      } else if (isFile && byName(childAbs)) {
         addFile(childDisplay, childAbs, false);
+      } else if (isFile && byExtension(childAbs)) {
+        addFile(childDisplay, childAbs, false, true);
       }
     }
   };
