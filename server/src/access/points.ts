@@ -200,7 +200,7 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
   if (choices > limit) return { points: [], truncated: true, mapped };
 
   // Where: (uri, filename) pairs.
-  const places: Array<{ vh: Scope | null; uri: string; file: string }> = [];
+  const places: Array<{ vh: Scope | null; uri: string; file: string; unmapped?: true }> = [];
   let tooMany = false;
   vhostOptions.forEach((vh, vi) => {
     if (tooMany) return;
@@ -247,7 +247,7 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
         tooMany = true;
         return;
       }
-      for (const d of dirPaths) for (const n of names) for (const u of uris) places.push({ vh, uri: u, file: `${d}/${n}` });
+      for (const d of dirPaths) for (const n of names) for (const u of uris) places.push({ vh, uri: u, file: `${d}/${n}`, unmapped: true });
     }
   });
   if (tooMany) return { points: [], truncated: true, mapped };
@@ -316,7 +316,7 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
         points.push({
           test,
           get label(): string {
-            const parts = [`${pl.uri}`, `file ${pl.file}`];
+            const parts = [`${pl.uri}`, pl.unmapped ? `file ${pl.file} (the file does not show how URLs map to files here, so any URL may reach any directory)` : `file ${pl.file}`];
             if (pl.vh) parts.push(`vhost #${pl.vh.index}`);
             if (free.length) parts.push(`regex sections ${[...freeOn].join(',') || 'none'}`);
             if (chains.length) parts.push(`<If> branches ${[...ifOn].join(',') || 'none'}`);
@@ -392,7 +392,7 @@ function describeClient(c: Client): string {
   const who = c.credentials.kind === 'none' ? 'without credentials' : c.credentials.kind === 'wrong' ? 'with a wrong password' : `as user ${c.credentials.user}`;
   const m = c.method === OTHER_METHOD ? 'another method' : c.method;
   const env = c.env.size ? `, with ${[...c.env].join(', ')} set` : '';
-  const host = c.hostName ? ` (${c.hostName})` : '';
+  const host = c.hostName ? ` (host name ${c.hostName})` : '';
   return `${m} from ${formatClient(c.addr)}${host} ${who}${env}`;
 }
 
