@@ -190,6 +190,23 @@ describe('rule legacy-access: --mode intent', () => {
     assert.match(intent, /Require ip 10\.1\.2\.3/);
     assert.doesNotMatch(intent, /Order|Deny|Allow/);
   });
+
+  // debian-edu-config's site: `Require all denied` beside `Allow from 127.0.0.0/255.0.0.0 ::1/128`.
+  // The naive mapping was `<RequireAll>` of both, which refuses everyone as the section's own line
+  // does, and which dead-require then flagged; when the section's own Require settles the answer
+  // (refuses everyone under Satisfy All, lets everyone in under Satisfy Any), it is all there is.
+  const settled: Array<{ name: string; text: string; want: string }> = [
+    { name: 'Require all denied under Satisfy All', text: lines('<Directory /srv>', '  Require all denied', '  Allow from 127.0.0.0/255.0.0.0 ::1/128', '</Directory>'), want: lines('<Directory /srv>', '  Require all denied', '</Directory>') },
+    { name: 'Require all granted under Satisfy Any', text: lines('<Directory /srv>', '  Require all granted', '  Order deny,allow', '  Deny from all', '  Allow from 10.1', '  Satisfy Any', '</Directory>'), want: lines('<Directory /srv>', '  Require all granted', '</Directory>') },
+  ];
+  for (const c of settled) {
+    it(`the section's own line settles it: ${c.name}`, () => {
+      for (const mode of ['intent', 'preserve'] as const) {
+        const out = createService({ mode }).fixText({ text: c.text }).text;
+        assert.equal(out, c.want, mode);
+      }
+    });
+  }
 });
 
 describe('rule legacy-access: what a .htaccess directory inherits, as declared (--inherited)', () => {

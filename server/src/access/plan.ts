@@ -647,11 +647,16 @@ function xEdit(doc: ConfigDocument, f: GroupFacts, x: Scope, form: XForm, authNo
   const base: ScopeEdit = { scope: x, drop: c.directives, moveOwn: hasOwn, block: null };
   if (!pts.length) return { ...base, moveOwn: false };
   const T = (k: MethodClass) => verdictBlock(k.order, k.allow, k.deny);
+  // x's own Require alone settles every request (refuses all, or lets all in): what it is
+  // combined with for a class that does the same (Satisfy All, Any) would never change the result.
+  const ownTree = hasOwn && !treeUsesLimits(x.authz!.root) ? treeR(x.authz!.root!) : null;
+  const settles = (k: MethodClass) => ownTree !== null && (k.satisfyAny ? isGranted(ownTree) : isDenied(ownTree));
   if (form === 'off') {
     // P is thrown away (Off) — exact when P is empty everywhere, or when x's own Require replaced it anyway.
     const block = perClass(classes, (k) => {
       const t = T(k);
       const own = ownOf(k);
+      if (own.length && settles(k)) return orR(own);
       const z = own.length ? orR(own) : hasOwn ? GRANTED : authNone ? VALID_USER : null;
       if (!k.satisfyAny) return z ? rAll([t, z]) : t;
       return z ? rAny([t, z]) : GRANTED;
@@ -1450,6 +1455,10 @@ function naiveBlock(doc: ConfigDocument, x: Scope): R[] | null {
   const own = x.authz?.root ? ownR(doc, x) : [];
   const any = c.satisfies.some((s) => s.any);
   if (!own.length) return topItems(t);
+  // The section's own Require refusing everyone settles it under Satisfy All (and letting everyone
+  // in, under Satisfy Any): the host rules' side would be a line that never changes the result.
+  const ownTree = x.authz?.root ? treeR(x.authz.root) : null;
+  if (ownTree && (any ? isGranted(ownTree) : isDenied(ownTree))) return topItems(own.length === 1 ? own[0] : orR(own));
   return topItems(any ? rAny([t, ...own]) : isGranted(t) ? orR(own) : rAll([t, orR(own)]));
 }
 
