@@ -207,11 +207,11 @@ describe('access plan: naive mapping, intent mode, .htaccess', () => {
   // What the offered .htaccess form needs from the inherited rules, and the message that says it
   // (test/httpd/htaccess-forms.test.ts checks each need against httpd).
   for (const row of [
-    { text: 'Order deny,allow\nDeny from all\n', needs: 'nothing', says: /right whatever the directory inherits/ },
+    { text: 'Order deny,allow\nDeny from all\n', needs: 'nothing', says: /right whatever 2\.4 `Require` rules the directory inherits \(once the server config, too, has no 2\.2 lines left/ },
     { text: 'Order allow,deny\nAllow from all\n', needs: 'require-or-no-authtype', says: /or no `AuthType` either .*answers 500 today/ },
     { text: 'Order deny,allow\nDeny from all\nAllow from 10.1\nSatisfy any\n', needs: 'require', says: /inherits a 2\.4 `Require` \(with none, `Satisfy Any` lets everyone in/ },
-    { text: 'Satisfy any\n', needs: 'nothing', says: /right whatever the directory inherits/ },
-    { text: 'Order deny,allow\nDeny from all\nAllow from 10.1\nRequire valid-user\n', needs: 'nothing', says: /right whatever the directory inherits/ },
+    { text: 'Satisfy any\n', needs: 'nothing', says: /right whatever 2\.4 `Require` rules the directory inherits \(once the server config, too, has no 2\.2 lines left/ },
+    { text: 'Order deny,allow\nDeny from all\nAllow from 10.1\nRequire valid-user\n', needs: 'nothing', says: /right whatever 2\.4 `Require` rules the directory inherits \(once the server config, too, has no 2\.2 lines left/ },
     { text: 'Order deny,allow\nDeny from all\n<Files x>\nAllow from all\n</Files>\n', needs: undefined, says: /No rewrite of these lines was found/ },
     // The <Files> section decides alone, so the top level's form stands for the other files.
     { text: 'Order allow,deny\nAllow from all\n<Files x>\nOrder allow,deny\nDeny from all\n</Files>\n', needs: 'require-or-no-authtype', says: /or no `AuthType` either/ },

@@ -1518,7 +1518,7 @@ function dirLevelReason(ctx: FileContext, needs: DirLevelNeeds | null): string {
   if (needs === null) return `${head} No rewrite of these lines was found that is right whatever those are.`;
   const inherited =
     needs === 'nothing'
-      ? 'whatever the directory inherits'
+      ? 'whatever 2.4 `Require` rules the directory inherits (once the server config, too, has no 2.2 lines left: while a parent still has `Satisfy Any` and host rules under mod_access_compat, deleting this file\'s `Satisfy` changes what they do)'
       : needs === 'require'
         ? 'when the directory inherits a 2.4 `Require` (with none, `Satisfy Any` lets everyone in today, and the rewrite would not)'
         : 'when the directory inherits a 2.4 `Require`, or no `AuthType` either (an `AuthType` without any `Require` answers 500 today where the host rules let a client through; the rewrite would answer 200)';
