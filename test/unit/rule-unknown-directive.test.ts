@@ -32,6 +32,22 @@ describe('rule unknown-directive', () => {
     });
   }
 
+  // A file that belongs to a third-party module (found on Debian's libapache2-mod-* packages:
+  // netcgi_apache.load loads its module and sets NetcgiRequire; mods-available/php8.2.conf, read
+  // only when php8.2.load is enabled, sets php_admin_flag).
+  const owned: Array<{ name: string; text: string; uri?: string; flagged: string[] }> = [
+    { name: 'after a LoadModule of a third-party module', text: lines('LoadModule netcgi_apache_module /usr/lib/apache2/modules/mod_netcgi_apache.so', 'NetcgiRequire netstring'), flagged: [] },
+    { name: "a LoadModule of httpd's own module excuses nothing", text: lines('LoadModule rewrite_module modules/mod_rewrite.so', 'NetcgiRequire netstring'), flagged: ['NetcgiRequire'] },
+    { name: "Debian's mods-available/NAME.conf of a third-party module", text: lines('php_admin_flag engine Off'), uri: 'file:///etc/apache2/mods-available/php8.2.conf', flagged: [] },
+    { name: "Debian's mods-available/NAME.conf of httpd's own module", text: lines('php_admin_flag engine Off'), uri: 'file:///etc/apache2/mods-available/ssl.conf', flagged: ['php_admin_flag'] },
+    { name: 'a typo is still a warning there', text: lines('LoadModule php_module x.so', 'ServrName a'), flagged: ['ServrName'] },
+  ];
+  for (const c of owned) {
+    it(`unknown names in a third-party module's file: ${c.name}`, () => {
+      assert.deepEqual(covered(c.text, findingsOf(c.text, 'unknown-directive', c.uri ? { uri: c.uri } : {})), c.flagged);
+    });
+  }
+
   it('the did-you-mean fix of a section renames its opening and closing tags', () => {
     assert.equal(applyFix('<Directroy /srv>\n  Options None\n</directroy>\n', 'unknown-directive', { title: /Directory/ }), '<Directory /srv>\n  Options None\n</Directory>\n');
   });

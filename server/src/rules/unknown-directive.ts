@@ -10,7 +10,7 @@
 import type { DirectiveNode, Finding, Rule } from './types';
 import type { SectionNode } from '../syntax';
 import { code, in22Branch } from './scope';
-import { directivesByKey } from '../syntax';
+import { directivesByKey, directivesNamed, type ConfigDocument } from '../syntax';
 import { getDirective, holdsCode, isHttpdModule, isSectionKey, suggestDirective, suggestSection } from '../facts';
 import { ancestors } from '../model/context';
 import { isConfigNice } from './config-nice';
@@ -40,6 +40,22 @@ function inOpaqueSection(d: DirectiveNode): boolean {
   return ancestors(d).some(opaqueSection);
 }
 
+/**
+ * A file that belongs to a module outside httpd's own set: one that loads such a module itself
+ * (its unknown names are most likely that module's), or Debian's `mods-available/NAME.conf` for
+ * one (read only when `NAME.load` is enabled, which loads the module).
+ */
+function thirdPartyModuleFile(doc: ConfigDocument, uri: string | undefined): boolean {
+  for (const d of directivesNamed(doc, 'loadmodule')) {
+    const id = d.args[0]?.value;
+    if (id && !isHttpdModule(id) && !in22Branch(d)) return true;
+  }
+  const m = uri ? /\/mods-(?:available|enabled)\/([^/]+)\.conf$/i.exec(uri) : null;
+  if (!m) return false;
+  const name = decodeURIComponent(m[1]).toLowerCase();
+  return !isHttpdModule(`${name}_module`) && !isHttpdModule(`mod_${name}.c`);
+}
+
 export const unknownDirectiveRule: Rule = {
   id: 'unknown-directive',
   defaultSeverity: 'information',
@@ -47,6 +63,7 @@ export const unknownDirectiveRule: Rule = {
   check({ doc, uri }) {
     if (isConfigNice(uri)) return [];
     const out: Finding[] = [];
+    const moduleFile = thirdPartyModuleFile(doc, uri);
     // One catalog lookup per distinct name, not per line.
     for (const [key, list] of directivesByKey(doc)) {
       const fact = getDirective(key);
@@ -81,7 +98,7 @@ export const unknownDirectiveRule: Rule = {
             data: { directive: name, suggestion: guess },
             fixes: [{ title: `Change to ${guess}`, edits: [{ start: d.name.start, end: d.name.end, newText: guess }] }],
           });
-        } else {
+        } else if (!moduleFile) {
           out.push({
             rule: 'unknown-directive',
             message: `${code(name)} is not an httpd 2.4 directive. If a third-party module provides it, make sure that module is built for 2.4 and loaded (wrapping the line in \`<IfModule>\` for that module silences this).`,
