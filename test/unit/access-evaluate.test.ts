@@ -69,3 +69,22 @@ describe('access evaluate: explain', () => {
     });
   }
 });
+
+// A section path with a variable the file does not settle (`<Directory ${D}>`): httpd puts the
+// value in before it reads the tag, the engine cannot, so explain tries the section both ways and
+// says when the answer depends on it (it once took the `${D}` as a literal path: never applying).
+describe('explain: a section path with a variable', () => {
+  const text = 'DocumentRoot /srv/www\nDefine D /srv/www/sub\n<Directory ${D}>\nOrder allow,deny\nAllow from 127.0.0.3\n</Directory>\n';
+  const rows: Array<{ ip: string; path: string; status: number | null }> = [
+    { ip: '127.0.0.2', path: '/sub/a.html', status: null },
+    { ip: '127.0.0.2', path: '/a.html', status: null },
+    { ip: '127.0.0.3', path: '/sub/a.html', status: 200 },
+  ];
+  for (const r of rows) {
+    it(`${r.ip} ${r.path}: ${r.status ?? 'unknown'}`, () => {
+      const e = explain(parse(text), 'server', { path: r.path, ip: r.ip }, { compat: true });
+      assert.equal(e.status, r.status);
+      if (r.status === null) assert.match(e.steps[e.steps.length - 1].effect, /its path holds a variable the file does not settle/);
+    });
+  }
+});

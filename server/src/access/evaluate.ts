@@ -876,8 +876,9 @@ export function explainModel(model: AccessModel, request: Request): Evaluation {
     const given = request.ifs?.[s.section!.open.start];
     own.set(s, s.kind === 'else' ? true : given ?? evalCondition(s.section!.args.map((a) => a.value).join(' '), exprCtx));
   }
-  const unknown = ifScopes.filter((s) => own.get(s) === undefined);
-  if (unknown.length > 6) return { status: null, decision: 'unknown', steps: [{ line: 0, directive: '<If>', effect: 'too many conditions not known' }] };
+  // Sections whose path holds a variable the file does not settle apply or not: both are tried.
+  const unknown = [...ifScopes.filter((s) => own.get(s) === undefined), ...model.scopes.filter((s) => s.unresolved)];
+  if (unknown.length > 6) return { status: null, decision: 'unknown', steps: [{ line: 0, directive: '<If>', effect: 'too many conditions or section paths not known' }] };
   let result: Evaluation | null = null;
   for (let bits = 0; bits < 2 ** unknown.length; bits++) {
     const value = (s: Scope): boolean => {
@@ -885,6 +886,7 @@ export function explainModel(model: AccessModel, request: Request): Evaluation {
       return k >= 0 ? !!((bits >> k) & 1) : own.get(s)!;
     };
     const ev = evaluateWith(model, request, (s) => {
+      if (s.unresolved) return value(s);
       switch (s.kind) {
         case 'top':
           return true;
@@ -909,7 +911,11 @@ export function explainModel(model: AccessModel, request: Request): Evaluation {
     }, { method, ipText, addr, expr: exprCtx });
     if (!result) result = ev;
     else if (result.status !== ev.status) {
-      return { status: null, decision: 'unknown', steps: [...result.steps, { line: s0(unknown[0]), directive: '<If>', effect: 'the outcome depends on a condition the editor cannot evaluate' }] };
+      const variable = unknown.find((s) => s.unresolved);
+      const step = variable
+        ? { line: s0(variable), directive: variable.section ? `<${variable.section.name.value} ${variable.section.args.map((a) => a.raw).join(' ')}>` : '', effect: 'the outcome depends on where this section applies, and its path holds a variable the file does not settle' }
+        : { line: s0(unknown[0]), directive: '<If>', effect: 'the outcome depends on a condition the editor cannot evaluate' };
+      return { status: null, decision: 'unknown', steps: [...result.steps, step] };
     }
   }
   return result!;

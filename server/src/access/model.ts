@@ -185,6 +185,11 @@ export interface Scope {
   index: number;
   /** For a regex that can only match one literal string (`^a\\.html$`): that string. */
   literal?: string;
+  /**
+   * The path holds a variable (`<Directory ${D}>`) the file does not settle: the scope is read as
+   * a regex that matches anything (`regex`, empty `pattern`), and explain tries it both ways.
+   */
+  unresolved?: true;
 }
 
 export type ProblemCode =
@@ -348,6 +353,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
   const newScope = (kind: ScopeKind, section: SectionNode | null, parent: Scope | null): Scope => {
     let regex = false;
     let pattern = '';
+    let unresolved = false;
     // A light model is never evaluated against paths: its scopes need no pattern (the tag is not split).
     if (section && !light) {
       const a = section.args;
@@ -365,9 +371,11 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
       if (kind !== 'if' && kind !== 'elseif' && pattern.includes('${')) {
         regex = true;
         pattern = '';
+        unresolved = true;
       }
     }
     const sc = emptyScope(kind, section, parent, regex, pattern, scopes.length, light);
+    if (unresolved) sc.unresolved = true;
     if (regex && pattern) {
       const lit = regexLiteral(pattern);
       if (lit !== null) sc.literal = lit;
