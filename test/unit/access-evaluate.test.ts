@@ -74,15 +74,23 @@ describe('access evaluate: explain', () => {
 // value in before it reads the tag, the engine cannot, so explain tries the section both ways and
 // says when the answer depends on it (it once took the `${D}` as a literal path: never applying).
 describe('explain: a section path with a variable', () => {
-  const text = 'DocumentRoot /srv/www\nDefine D /srv/www/sub\n<Directory ${D}>\nOrder allow,deny\nAllow from 127.0.0.3\n</Directory>\n';
-  const rows: Array<{ ip: string; path: string; status: number | null }> = [
-    { ip: '127.0.0.2', path: '/sub/a.html', status: null },
-    { ip: '127.0.0.2', path: '/a.html', status: null },
-    { ip: '127.0.0.3', path: '/sub/a.html', status: 200 },
+  const body = '<Directory ${D}>\nOrder allow,deny\nAllow from 127.0.0.3\n</Directory>\n';
+  const rows: Array<{ name: string; text: string; ip: string; path: string; status: number | null }> = [
+    // From the environment (no Define): not known here.
+    { name: 'unsettled', text: 'DocumentRoot /srv/www\n' + body, ip: '127.0.0.2', path: '/sub/a.html', status: null },
+    { name: 'unsettled', text: 'DocumentRoot /srv/www\n' + body, ip: '127.0.0.2', path: '/a.html', status: null },
+    { name: 'unsettled', text: 'DocumentRoot /srv/www\n' + body, ip: '127.0.0.3', path: '/sub/a.html', status: 200 },
+    // Defined before the tag: read as httpd reads it.
+    { name: 'defined', text: 'DocumentRoot /srv/www\nDefine D /srv/www/sub\n' + body, ip: '127.0.0.2', path: '/sub/a.html', status: 403 },
+    { name: 'defined', text: 'DocumentRoot /srv/www\nDefine D /srv/www/sub\n' + body, ip: '127.0.0.2', path: '/a.html', status: 200 },
+    { name: 'defined in DocumentRoot', text: 'Define R /srv/www\nDocumentRoot ${R}\nDefine D /srv/www/sub\n' + body, ip: '127.0.0.2', path: '/sub/a.html', status: 403 },
+    // Defined only under a test, or after the tag: not settled.
+    { name: 'defined under <IfDefine>', text: 'DocumentRoot /srv/www\n<IfDefine X>\nDefine D /srv/www/sub\n</IfDefine>\n' + body, ip: '127.0.0.2', path: '/a.html', status: null },
+    { name: 'defined after the tag', text: 'DocumentRoot /srv/www\n' + body + 'Define D /srv/www/sub\n', ip: '127.0.0.2', path: '/a.html', status: null },
   ];
   for (const r of rows) {
-    it(`${r.ip} ${r.path}: ${r.status ?? 'unknown'}`, () => {
-      const e = explain(parse(text), 'server', { path: r.path, ip: r.ip }, { compat: true });
+    it(`${r.name}: ${r.ip} ${r.path}: ${r.status ?? 'unknown'}`, () => {
+      const e = explain(parse(r.text), 'server', { path: r.path, ip: r.ip }, { compat: true });
       assert.equal(e.status, r.status);
       if (r.status === null) assert.match(e.steps[e.steps.length - 1].effect, /its path holds a variable the file does not settle/);
     });

@@ -374,3 +374,14 @@ describe('access plan: mappings the file does not settle', () => {
     });
   }
 });
+
+describe('access plan: variables the file defines', () => {
+  it('a Define before the tag is read as httpd reads it: the section gets its plain rewrite', () => {
+    const text = 'DocumentRoot /srv/www\nDefine D /srv/www/sub\n<Directory ${D}>\nOrder allow,deny\nAllow from 127.0.0.3\n</Directory>\n';
+    assert.equal(migrateText(text, 'server').text, 'DocumentRoot /srv/www\nDefine D /srv/www/sub\n<Directory ${D}>\nRequire ip 127.0.0.3\n</Directory>\n');
+  });
+  it('a variable from the environment leaves the section able to apply anywhere', () => {
+    const text = 'DocumentRoot /srv/www\n<Directory /srv/www>\nOrder deny,allow\nDeny from 127.0.0.2\n</Directory>\n<Directory ${D}>\nRequire all granted\n</Directory>\n';
+    assert.match(migrateText(text, 'server').text, /<Directory \$\{D\}>\nAuthMerging And\nRequire all granted/);
+  });
+});

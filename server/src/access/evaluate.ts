@@ -654,16 +654,18 @@ function fileOf(model: AccessModel, req: Request, vhost: Scope | null): string {
   const uri = decodePath(req.path);
   const pathScopes = [model.scopes[0], ...(vhost ? [vhost] : [])];
   let root = req.documentRoot ?? '/var/www/html';
+  // A variable the file's Define lines settle is read as httpd reads it (else left as written).
+  const value = (d: DirectiveNode, i: number) => model.resolve(d.args[i].value, d.start) ?? d.args[i].value;
   for (const s of pathScopes) {
     for (const d of s.paths) {
-      if (d.key === 'documentroot' && d.args[0] && !req.documentRoot) root = d.args[0].value;
+      if (d.key === 'documentroot' && d.args[0] && !req.documentRoot) root = value(d, 0);
     }
   }
   for (const s of [...pathScopes].reverse()) {
     for (const d of s.paths) {
       if ((d.key === 'alias' || d.key === 'scriptalias') && d.args.length >= 2) {
-        const from = d.args[0].value;
-        if (uri === from || uri.startsWith(from.endsWith('/') ? from : from + '/')) return d.args[1].value + uri.slice(from.length);
+        const from = value(d, 0);
+        if (uri === from || uri.startsWith(from.endsWith('/') ? from : from + '/')) return value(d, 1) + uri.slice(from.length);
       }
     }
   }

@@ -241,6 +241,52 @@ export interface AccessModel {
   problems: Problem[];
   /** Provider names declared by <AuthzProviderAlias> in this file. */
   aliases: Set<string>;
+  /**
+   * `text` with each `${NAME}` replaced as httpd replaces it when it reads a line at offset `at`,
+   * from the file's own `Define` lines; null when a variable is not settled by them (defined only
+   * inside a test such as `<IfDefine>`, undefined again, or taken from the environment).
+   */
+  resolve(text: string, at: number): string | null;
+}
+
+const CONDITIONAL_SECTIONS = new Set(['ifdefine', 'ifmodule', 'ifversion', 'iffile', 'ifdirective', 'ifsection', 'if', 'elseif', 'else', 'macro']);
+
+/** The file's Define/UnDefine lines by name, in document order, and whether each sits under a test. */
+function variablesOf(doc: ConfigDocument): Map<string, Array<{ at: number; value: string | null; sure: boolean }>> {
+  const out = new Map<string, Array<{ at: number; value: string | null; sure: boolean }>>();
+  for (const d of doc.directives) {
+    if (d.key !== 'define' && d.key !== 'undefine') continue;
+    const name = d.args[0]?.value;
+    if (!name) continue;
+    let sure = true;
+    for (let p = d.parent; p && sure; p = p.parent) if (CONDITIONAL_SECTIONS.has(p.key)) sure = false;
+    const value = d.key === 'define' && d.args.length >= 2 && !d.args[1].value.includes('${') ? d.args[1].value : null;
+    const list = out.get(name);
+    const e = { at: d.start, value, sure };
+    if (list) list.push(e);
+    else out.set(name, [e]);
+  }
+  return out;
+}
+
+function resolverOf(doc: ConfigDocument): (text: string, at: number) => string | null {
+  let vars: ReturnType<typeof variablesOf> | undefined;
+  return (text, at) => {
+    if (!text.includes('${')) return text;
+    vars ??= variablesOf(doc);
+    let ok = true;
+    const out = text.replace(/\$\{([^}]*)\}/g, (_, name: string) => {
+      const list = vars!.get(name) ?? [];
+      // Every line that sets or clears the name must be read for sure, and the last one before
+      // `at` must set a value.
+      if (list.some((e) => !e.sure)) ok = false;
+      let last: { value: string | null } | undefined;
+      for (const e of list) if (e.at < at) last = e;
+      if (!last || last.value === null) ok = false;
+      return last?.value ?? '';
+    });
+    return ok ? out : null;
+  };
 }
 
 const SCOPE_KEYS: Readonly<Record<string, ScopeKind | undefined>> = wordTable({
@@ -350,6 +396,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
     if (s.key === 'authzprovideralias' && s.args.length >= 2) aliases.add(s.args[1].value);
   }
 
+  const resolve = resolverOf(doc);
   const newScope = (kind: ScopeKind, section: SectionNode | null, parent: Scope | null): Scope => {
     let regex = false;
     let pattern = '';
@@ -369,9 +416,13 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
       // path is not known here, so the section is taken as one that may apply to any request (an
       // empty regex), as a regex section the file cannot pin down is.
       if (kind !== 'if' && kind !== 'elseif' && pattern.includes('${')) {
-        regex = true;
-        pattern = '';
-        unresolved = true;
+        const known = resolve(pattern, section.open.start);
+        if (known !== null) pattern = known;
+        else {
+          regex = true;
+          pattern = '';
+          unresolved = true;
+        }
       }
     }
     const sc = emptyScope(kind, section, parent, regex, pattern, scopes.length, light);
@@ -685,7 +736,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
   // httpd stops at the first error: AH01624 on a container already refused while parsing is noise.
   const refused = new Set(problems.filter((p) => p.code !== 'only-negative' && p.section).map((p) => p.section));
   for (let i = problems.length - 1; i >= 0; i--) if (problems[i].code === 'only-negative' && refused.has(problems[i].section)) problems.splice(i, 1);
-  return { doc, context, reader, scopes, scopeOfSection, problems, aliases };
+  return { doc, context, reader, scopes, scopeOfSection, problems, aliases, resolve };
 }
 
 /** authz_core_check_section after the same flattening httpd does (spec §3.4). */

@@ -116,15 +116,20 @@ function computeMapping(model: AccessModel, vhost: Scope | null): Mapping | null
   for (const s of chain) {
     const own: Array<[string, string]> = [];
     for (const d of s.paths) {
-      // A path with a variable in it (`${DOCROOT}`) is not known here, and a relative one is read
-      // from the ServerRoot: either makes the mapping unknown.
-      if (d.args.some((a) => a.value.includes('${'))) return null;
-      if (d.key === 'documentroot' && d.args[0]) {
-        root = d.args[0].value;
+      // A variable the file's Define lines do not settle makes the mapping unknown, and so does a
+      // relative path (read from the ServerRoot).
+      const args: string[] = [];
+      for (const a of d.args) {
+        const v = model.resolve(a.value, d.start);
+        if (v === null) return null;
+        args.push(v);
+      }
+      if (d.key === 'documentroot' && args[0]) {
+        root = args[0];
         if (!root.startsWith('/')) return null;
-      } else if ((d.key === 'alias' || d.key === 'scriptalias') && d.args.length >= 2) {
-        if (!d.args[1].value.startsWith('/')) return null;
-        own.push([d.args[0].value, d.args[1].value]);
+      } else if ((d.key === 'alias' || d.key === 'scriptalias') && args.length >= 2) {
+        if (!args[1].startsWith('/')) return null;
+        own.push([args[0], args[1]]);
       } else return null;
     }
     aliases = [...own, ...aliases];
