@@ -1403,6 +1403,26 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
   return plan;
 }
 
+const REGISTERING = new WeakMap<ConfigDocument, Map<string, SectionNode[]>>();
+
+/** The `<Limit>`/`<LimitExcept>` tags of the file by each method they name that httpd does not know from the start. */
+function registeringTags(doc: ConfigDocument): Map<string, SectionNode[]> {
+  let named = REGISTERING.get(doc);
+  if (named) return named;
+  named = new Map();
+  for (const s of doc.sections) {
+    if (s.key !== 'limit' && s.key !== 'limitexcept') continue;
+    for (const a of s.args) {
+      if (BUILTIN_METHODS.has(a.value)) continue;
+      const list = named.get(a.value);
+      if (list) list.push(s);
+      else named.set(a.value, [s]);
+    }
+  }
+  REGISTERING.set(doc, named);
+  return named;
+}
+
 /** The methods httpd knows from the start (http_protocol.c); HEAD counts as GET. */
 const BUILTIN_METHODS = new Set([
   'GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK',
@@ -1415,17 +1435,7 @@ const BUILTIN_METHODS = new Set([
  * removed stretch and no new text names it in a tag. Null when none.
  */
 function lostMethod(doc: ConfigDocument, edits: readonly OffsetEdit[]): string | null {
-  const named = new Map<string, SectionNode[]>();
-  for (const s of doc.sections) {
-    if (s.key !== 'limit' && s.key !== 'limitexcept') continue;
-    for (const a of s.args) {
-      if (BUILTIN_METHODS.has(a.value)) continue;
-      const list = named.get(a.value);
-      if (list) list.push(s);
-      else named.set(a.value, [s]);
-    }
-  }
-  for (const [m, tags] of named) {
+  for (const [m, tags] of registeringTags(doc)) {
     if (!tags.every((s) => edits.some((e) => e.start <= s.open.start && s.open.end <= e.end))) continue;
     const written = edits.some((e) => [...e.newText.matchAll(/<Limit(?:Except)?\b([^>\n]*)>/gi)].some((x) => x[1].split(/\s+/).includes(m)));
     if (!written) return m;
