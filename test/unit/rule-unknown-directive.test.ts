@@ -22,6 +22,8 @@ describe('rule unknown-directive', () => {
     // httpd -t: "Invalid command 'If', perhaps misspelled or defined by a module not included in the server configuration".
     { name: 'a section name without its angle brackets is a warning (httpd refuses to start)', text: lines('If permalinks are on', 'Directory /srv', 'requireall', '<Files x>', '</Files>'), flagged: ['If', 'Directory', 'requireall'], severities: ['warning', 'warning', 'warning'] },
     { name: 'a bare section name in a 2.2-only branch or a macro is left alone', text: lines('<IfModule !mod_authz_core.c>', '  Files x', '</IfModule>', '<Macro M $x>', '  Location $x', '</Macro>'), flagged: [] },
+    // backuppc's README: `Options …` words on a line of their own (httpd -t: "Invalid command 'SymLinksIfOwnerMatch'").
+    { name: 'a word of Options on a line of its own is a warning', text: lines('Options Indexes', '  SymLinksIfOwnerMatch IncludesNoExec', '+FollowSymLinks'), flagged: ['SymLinksIfOwnerMatch', '+FollowSymLinks'], severities: ['warning', 'warning'] },
     { name: 'legacy directives are known (other rules report them)', text: lines('Order allow,deny', 'AuthzUserAuthoritative Off', 'NameVirtualHost *:80', 'MaxClients 10'), flagged: [] },
   ];
   for (const c of cases) {

@@ -56,6 +56,9 @@ function thirdPartyModuleFile(doc: ConfigDocument, uri: string | undefined): boo
   return !isHttpdModule(`${name}_module`) && !isHttpdModule(`mod_${name}.c`);
 }
 
+/** The words of `Options` (core), which a line of their own most likely lost from an `Options` line. */
+const OPTIONS_WORDS = new Set(['execcgi', 'followsymlinks', 'includes', 'includesnoexec', 'indexes', 'multiviews', 'symlinksifownermatch']);
+
 export const unknownDirectiveRule: Rule = {
   id: 'unknown-directive',
   defaultSeverity: 'information',
@@ -88,7 +91,17 @@ export const unknownDirectiveRule: Rule = {
         if (!name || /[$%{}@]/.test(name)) continue;
         if (inThirdPartyModule(d) || in22Branch(d) || inMacro(d) || inOpaqueSection(d)) continue;
         const guess = suggestDirective(name);
-        if (guess) {
+        if (OPTIONS_WORDS.has(name.replace(/^[+-]/, '').toLowerCase())) {
+          // `Options FollowSymLinks` with its words carried onto a line of their own.
+          out.push({
+            rule: 'unknown-directive',
+            message: `${code(name)} is a word of \`Options\`, not a directive: httpd refuses to start on this line. Is the \`\\\` at the end of the line before missing?`,
+            start: d.name.start,
+            end: d.name.end,
+            severity: 'warning',
+            data: { directive: name },
+          });
+        } else if (guess) {
           out.push({
             rule: 'unknown-directive',
             message: `${code(name)} is not an httpd 2.4 directive. Did you mean ${code(guess)}?`,
