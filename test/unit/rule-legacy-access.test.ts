@@ -180,6 +180,29 @@ describe('rule legacy-access: a file with Include lines, read alone', () => {
   }
 });
 
+describe('rule legacy-access: <IfModule> names httpd never finds', () => {
+  // apache2 -t with mod_mime loaded: `<IfModule mime_module>` and `<IfModule mod_mime.c>` hold,
+  // `mod_mime`, `MOD_MIME.C` and `mime_module.c` never do.
+  const rows: Array<{ test: string; severity: string; says: RegExp }> = [
+    { test: 'mod_access_compat', severity: 'hint', says: /no httpd reads this branch \(`<IfModule mod_access_compat>` names no module/ },
+    { test: 'MOD_ACCESS_COMPAT.C', severity: 'hint', says: /no httpd reads this branch/ },
+    { test: 'access_compat_module.c', severity: 'hint', says: /no httpd reads this branch/ },
+    { test: '!mod_authz_core', severity: 'warning', says: /is 2\.2 access control/ },
+    { test: 'mod_access_compat.c', severity: 'warning', says: /is 2\.2 access control/ },
+    { test: '!mod_authz_core.c', severity: 'hint', says: /only httpd 2\.2 reads this branch/ },
+  ];
+  for (const r of rows) {
+    it(`<IfModule ${r.test}>`, () => {
+      const fs = findingsOf(lines('<Directory /srv>', `  <IfModule ${r.test}>`, '    Order deny,allow', '    Deny from all', '  </IfModule>', '</Directory>'), 'legacy-access');
+      assert.equal(fs.length, 2);
+      for (const f of fs) {
+        assert.equal(f.severity, r.severity);
+        assert.match(f.message, r.says);
+      }
+    });
+  }
+});
+
 describe('rule legacy-access: --mode intent', () => {
   it('prefers the naive mapping where it differs, and the exact one stays on offer', () => {
     // allow,deny + Deny from all + Allow from X denies X too (spec §2.4); the naive mapping lets X in.

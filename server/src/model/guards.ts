@@ -5,6 +5,7 @@
  * 2.2 branch is never read by 2.4 and must not be reported as if it were.
  */
 import type { SectionNode } from '../syntax';
+import { isHttpdModule } from '../facts';
 
 /** The three kinds of server a file may be read by. */
 export type Reader = 'httpd22' | 'httpd24compat' | 'httpd24';
@@ -29,17 +30,38 @@ const ONLY_22 = new Set([
   'mod_access', 'access_module', 'mod_auth', 'auth_module',
 ]);
 
+/** The key of a module name that names no module at all (see moduleKey). */
+const NO_MODULE = '\u0000no module';
+
+/**
+ * The module an `<IfModule>` test names, as httpd looks it up: by its source file (`mod_x.c`)
+ * or its identifier (`x_module`), exactly as written (httpd compares them case by case). A name
+ * of httpd's own module in any other spelling (`mod_authz_core` without `.c`,
+ * `MOD_ACCESS_COMPAT.C`) names no module (NO_MODULE): such a test never holds, and its `!` form
+ * always does.
+ */
 function moduleKey(arg: string): string {
-  let k = arg.toLowerCase();
-  if (k.endsWith('.c')) k = k.slice(0, -2);
-  if (k.endsWith('.cpp')) k = k.slice(0, -4);
+  let k = arg;
+  if (k.endsWith('.c')) {
+    k = k.slice(0, -2);
+    // A source file name, not an identifier with `.c` added (`access_compat_module.c`).
+    if (k.endsWith('_module') && isHttpdModule(k)) return NO_MODULE;
+  } else if (k.endsWith('.cpp')) k = k.slice(0, -4);
+  else if (!k.endsWith('_module') && isHttpdModule(k + '.c')) return NO_MODULE;
+  if (k !== k.toLowerCase() && (isHttpdModule(arg) || isHttpdModule(k + '.c'))) return NO_MODULE;
   return k;
+}
+
+/** Whether `<IfModule [!]arg>`'s name is one httpd can never find (see moduleKey). */
+export function namesNoModule(arg: string): boolean {
+  return moduleKey(arg.startsWith('!') ? arg.slice(1) : arg) === NO_MODULE;
 }
 
 /** The readers of a module test `<IfModule [!]arg>` when true. */
 function moduleReaders(arg: string): Set<Reader> {
   const neg = arg.startsWith('!');
   const k = moduleKey(neg ? arg.slice(1) : arg);
+  if (k === NO_MODULE) return neg ? new Set(ALL_READERS) : new Set();
   let yes: Reader[];
   if (ONLY_24.has(k)) yes = ['httpd24compat', 'httpd24'];
   else if (ONLY_24_COMPAT.has(k)) yes = ['httpd24compat'];
@@ -233,6 +255,7 @@ export function readBy24Surely(section: SectionNode): boolean {
     const arg = section.args[0].value;
     const neg = arg.startsWith('!');
     const k = moduleKey(neg ? arg.slice(1) : arg);
+    if (k === NO_MODULE) return neg;
     if (ONLY_24.has(k)) return !neg;
     if (ONLY_22.has(k)) return neg;
     return false;
@@ -303,7 +326,7 @@ export function testKeyOf(s: SectionNode): TestKey | null {
   if (arg.length >= 2 && (arg[0] === '"' || arg[0] === "'") && arg.endsWith(arg[0])) arg = arg.slice(1, -1);
   let key: string;
   // mod_version.c, version_module and mod_version name the same module.
-  if (s.key === 'ifmodule') key = 'module:' + arg.toLowerCase().replace(/\.c$/, '').replace(/^mod_/, '').replace(/_module$/, '');
+  if (s.key === 'ifmodule') key = moduleKey(arg) === NO_MODULE ? 'no-module:' + arg : 'module:' + arg.toLowerCase().replace(/\.c$/, '').replace(/^mod_/, '').replace(/_module$/, '');
   else if (s.key === 'ifdefine') key = 'define:' + arg;
   else if (s.key === 'iffile') key = 'file:' + arg;
   else key = `${s.key}:${arg.toLowerCase()}`;
@@ -341,6 +364,13 @@ export function settledByFile(doc: { directives: readonly { key: string; args: r
         if (t && !firstTest.has(t.key)) firstTest.set(t.key, s.open.start);
       }
       for (const [k, at] of firstLoad) if ((firstTest.get(k) ?? Infinity) > at) known.set(k, true);
+    }
+    // A test of a name httpd can never find never holds.
+    for (let ix = 0; ix < doc.sections.length; ix++) {
+      const s = doc.sections[ix];
+      if (s.key !== 'ifmodule') continue;
+      const t = testKeyOf(s);
+      if (t && t.key.startsWith('no-module:')) known.set(t.key, false);
     }
     LOADED.set(doc, known);
   }

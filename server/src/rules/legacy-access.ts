@@ -10,10 +10,11 @@
  * naive mapping most guides give, titled with what it changes.
  */
 import type { DirectiveNode, Finding, Fix, HtaccessUnder, Rule } from './types';
-import { codeLine, COMPAT_DIRECTIVES, in22Branch } from './scope';
+import { codeLine, COMPAT_DIRECTIVES, in22Branch, readers } from './scope';
 import { detached, directivesNamed, type ConfigDocument } from '../syntax';
 import { openDirsTouching, planMigration, plansAsIncluded, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
 import { looksIncluded } from '../model/context';
+import { namesNoModule } from '../model/guards';
 
 /**
  * The finding's message: which line, what it is, and what to write instead, in one sentence or
@@ -53,14 +54,31 @@ const described: Array<Map<string, string>> = [new Map(), new Map()];
  * The message of a line, by its text (the name and the words, and so the message, follow from
  * it). In a branch only 2.2 reads it is a short hint: the line is dead in 2.4.
  */
+/** Why no server reads a line, when an `<IfModule>` around it names no module as httpd spells them. */
+function misnamedModule(d: DirectiveNode): string {
+  for (let p = d.parent; p; p = p.parent) {
+    const arg = p.key === 'ifmodule' ? p.args[0]?.value : undefined;
+    if (arg && namesNoModule(arg)) {
+      return ` (\`<IfModule ${arg}>\` names no module: httpd finds one by its file or its identifier spelt exactly, as \`mod_access_compat.c\` or \`access_compat_module\`)`;
+    }
+  }
+  return '';
+}
+
 function describedOf(text: string, d: DirectiveNode, only22: boolean): string {
+  // A branch no server reads (an <IfModule> name httpd never finds, such as `mod_access_compat` without `.c`).
+  const unread = only22 && !readers(d).has('httpd22');
+  // Rare, and its words depend on the sections around the line: not cached.
+  if (unread) return `${quoted(d)}: no httpd reads this branch${misnamedModule(d)}.`;
   const cache = described[only22 ? 1 : 0];
   const key = text.slice(d.start, d.end);
   let v = cache.get(key);
   if (v === undefined) {
     if (cache.size >= CACHE_LIMIT) cache.clear();
     // Copies throughout: the cache outlives the document its words were cut from.
-    v = detached(only22 ? `${quoted(d)}: only httpd 2.2 reads this branch; 2.4 skips it.` : describe(d));
+    v = detached(
+      only22 ? `${quoted(d)}: only httpd 2.2 reads this branch; 2.4 skips it.` : describe(d),
+    );
     cache.set(detached(key), v);
   }
   return v;
