@@ -365,7 +365,7 @@ export class ApacheConfService {
       for (const f of analysis.findings) {
         const fix = f.fixes?.find((x: Fix) => x.preferred);
         if (!fix || fix.edits.length === 0) continue;
-        const clash = fix.edits.some((e) => taken.some(([s, t]) => (e.start < t && s < e.end) || e.start === s));
+        const clash = fix.edits.some((e, i) => taken.some(([s, t]) => (e.start < t && s < e.end) || e.start === s) || fix.edits.some((o, j) => j < i && ((e.start < o.end && o.start < e.end) || e.start === o.start)));
         if (clash) continue;
         for (const e of fix.edits) {
           chosen.push(e);

@@ -385,3 +385,21 @@ describe('access plan: variables the file defines', () => {
     assert.match(migrateText(text, 'server').text, /<Directory \$\{D\}>\nAuthMerging And\nRequire all granted/);
   });
 });
+
+// `env=` with no name (a second black-box run): mod_access_compat looks up the variable "", which
+// is never set, so the word never matches (and `env=!` always does). The rewrite wrote
+// `Require env "" LETIN`, and httpd stops reading a Require line at an empty word: LETIN was never
+// tested (httpd: 200 before, 403 after). No exact rewrite is offered for such lines.
+describe('access plan: env= with no variable name', () => {
+  for (const line of ['Allow from env= env=LETIN', 'Deny from env=! 10.1', 'Allow from ENV=']) {
+    it(line, () => {
+      const text = `<Directory /srv/www>\nOrder deny,allow\nDeny from all\n${line}\n</Directory>\n`;
+      const plan = planMigration(parse(text), 'server');
+      assert.ok(plan.sections.length > 0);
+      for (const sp of plan.sections) {
+        assert.equal(sp.exact, undefined);
+        assert.match(sp.reason ?? '', /names no variable/);
+      }
+    });
+  }
+});

@@ -255,6 +255,25 @@ describe('cli: SARIF output', () => {
   });
 });
 
+// A snippet with host rules included inside two <Directory> sections (a second black-box run):
+// the plan in the configuration gave the file the same edits once per place it is included, and
+// fix stopped with "internal error: overlapping edits" (exit 2). Each edit now counts once.
+describe('cli: a file included in two places, fixed with --root', () => {
+  it('gets one set of edits, and no internal error', async () => {
+    tree({
+      'c1/main.conf': 'DocumentRoot /srv/www\n<Directory />\n    Require all denied\n</Directory>\n<Directory /srv/www/priv>\n    Include restrict.conf\n</Directory>\n<Directory /srv/www/ext>\n    Include restrict.conf\n</Directory>\n',
+      'c1/restrict.conf': 'Order deny,allow\nDeny from all\nAllow from 127.0.0.3\n',
+    });
+    for (const mode of ['--diff', '--stdout']) {
+      const r = await run(['fix', '--root', 'c1/main.conf', mode, 'c1/restrict.conf'], tmp);
+      assert.ok(r.code === 0 || r.code === 1, `${mode}: exit ${r.code}: ${r.err}`);
+      assert.doesNotMatch(r.err, /internal error/);
+    }
+    const out = await run(['fix', '--root', 'c1/main.conf', '--stdout', 'c1/restrict.conf'], tmp);
+    assert.equal((out.out.match(/Require ip 127\.0\.0\.3/g) ?? []).length <= 1, true, out.out);
+  });
+});
+
 describe('cli: directory walking', () => {
   // nginx, CUPS and many daemons use *.conf too (found by a run over Debian's packages: nginx's
   // `deny all;` was reported as 2.2 access control, cupsd.conf's `Port` as removed from httpd).

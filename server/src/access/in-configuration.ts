@@ -121,7 +121,17 @@ class OffsetMap {
       for (let k = a.k; k <= b.k; k++) if (this.fileLine(k) !== a.line + (k - a.k)) return null;
       out.push({ start: a.at, end: b.at, newText: e.newText });
     }
-    return out;
+    // A file included in several places gets the same edit from each copy: once is enough, and
+    // two different edits of the same lines cannot both be carried.
+    out.sort((x, y) => x.start - y.start || x.end - y.end);
+    const kept: OffsetEdit[] = [];
+    for (const e of out) {
+      const last = kept[kept.length - 1];
+      if (last && last.start === e.start && last.end === e.end && last.newText === e.newText) continue;
+      if (last && (e.start < last.end || (e.start === last.start && e.start === e.end))) return null;
+      kept.push(e);
+    }
+    return kept;
   }
 }
 

@@ -1295,6 +1295,13 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
       fail(`httpd refuses a line of this configuration as written (${bad.message}); fix it first.`);
       continue;
     }
+    // `env=` with no name never matches (`env=!` always does): a `Require env` line cannot say so,
+    // and an empty word there ends httpd's reading of the line.
+    const noName = compat.flatMap((x) => [...x.compat!.allow, ...x.compat!.deny]).find((e) => (e.token.kind === 'env' || e.token.kind === 'nenv') && e.token.name === '');
+    if (noName) {
+      fail(`\`${noName.token.raw}\` names no variable (it ${noName.token.kind === 'env' ? 'never matches' : 'matches every request'}); write the line without it first.`);
+      continue;
+    }
     if (ctx === 'htaccess' || ctx === 'directory') {
       fail(dirLevelReason(ctx, null));
       continue;
