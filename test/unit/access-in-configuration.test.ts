@@ -30,6 +30,29 @@ function fixIn(parts: Array<[string, string]>, path: string, together?: string[]
 const CLOSED_ROOT = '<Directory />\n  Require all denied\n</Directory>\n<Directory /usr/share>\n  Require all granted\n</Directory>\n';
 const OLD = (where: string) => `Alias /app ${where}\n<Directory ${where}>\n  Order allow,deny\n  Allow from all\n</Directory>\n`;
 
+// A configuration that lists its modules and lacks one the rewrite needs (a second black-box
+// run: without mod_authz_host, httpd refused the rewritten `Require ip` with "Unknown Authz
+// provider: ip"; without mod_authz_core, `Require` itself was an invalid command).
+describe('access rewrites planned in a configuration that does not load what they need', () => {
+  const LOADS = (mods: string[]) => mods.map((m) => `LoadModule ${m}_module modules/mod_${m}.so\n`).join('');
+  const FILE = '<Directory /srv/app>\n  Order allow,deny\n  Allow from 10.1.0.0/16\n</Directory>\n';
+  const rows: Array<{ mods: string[]; missing: string | null }> = [
+    { mods: ['authz_core', 'authz_host', 'access_compat'], missing: null },
+    { mods: ['authz_core', 'access_compat'], missing: 'authz_host_module' },
+    { mods: ['authz_host', 'access_compat'], missing: 'authz_core_module' },
+  ];
+  for (const r of rows) {
+    it(`loads ${r.mods.join(', ')}`, () => {
+      const { text, messages } = fixIn([['apache2.conf', LOADS(r.mods)], ['conf-enabled/app.conf', FILE]], 'conf-enabled/app.conf');
+      if (r.missing === null) assert.match(text, /Require ip 10\.1\.0\.0\/16/);
+      else {
+        assert.equal(text, FILE);
+        assert.ok(messages.every((m) => m.includes(`the rewrite needs \`${r.missing}\``)), messages.join('\n'));
+      }
+    });
+  }
+});
+
 describe('access rewrites planned in the configuration', () => {
   const rows: Array<{ name: string; parts: Array<[string, string]>; file: string; want: string; message?: RegExp; together?: string[] }> = [
     {

@@ -137,6 +137,22 @@ class OffsetMap {
 
 const baseName = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
 
+/** The modules the lines a rewrite writes need: mod_authz_core for any Require, mod_authz_host for its providers, and so on. */
+function modulesNeeded(edits: readonly OffsetEdit[]): string[] {
+  const out = new Set<string>();
+  for (const e of edits) {
+    for (const m of e.newText.matchAll(/^\s*(?:<\s*(Require(?:All|Any|None))\b|(AuthMerging)\b|Require\s+(?:not\s+)?(\S+))/gim)) {
+      out.add('authz_core_module');
+      const provider = m[3]?.toLowerCase();
+      if (provider === 'ip' || provider === 'host' || provider === 'local' || provider === 'forward-dns' || provider === 'env') out.add('authz_host_module');
+      else if (provider === 'valid-user' || provider === 'user') out.add('authz_user_module');
+      else if (provider === 'group') out.add('authz_groupfile_module');
+      else if (provider === 'dbm-group') out.add('authz_dbm_module');
+    }
+  }
+  return [...out];
+}
+
 const key = (edits: readonly OffsetEdit[] | null | undefined): string => (edits ? JSON.stringify(edits.map((e) => [e.start, e.end, e.newText])) : '');
 
 /**
@@ -181,6 +197,10 @@ export function plansInConfiguration(view: ConfigurationView, file: ConfigDocume
     }
   }
   const carriedBy = (e: OffsetEdit, path: string) => carriers.get(editKey(e))?.has(path) ?? false;
+  // The modules the configuration loads, when it loads any (then it is the whole server's list).
+  const loaded = new Set<string>();
+  for (const d of view.doc.directives) if (d.key === 'loadmodule' && d.args[0]) loaded.add(d.args[0].value);
+  const unloaded = (edits: readonly OffsetEdit[]): string[] => (loaded.size ? modulesNeeded(edits).filter((m) => !loaded.has(m)) : []);
   const carried = new Map<SectionPlan, SectionPlan>();
   const carry = (sp: SectionPlan): SectionPlan => {
     let c = carried.get(sp);
@@ -195,7 +215,10 @@ export function plansInConfiguration(view: ConfigurationView, file: ConfigDocume
     if (sp.dirLevel) c.dirLevel = sp.dirLevel;
     const exact = sp.exact ? map.edits(sp.exact.edits, carriedBy) : null;
     const others = [...map.others];
-    if (sp.exact && exact) {
+    const missing = sp.exact ? unloaded(sp.exact.edits) : [];
+    if (sp.exact && exact && missing.length) {
+      c.reason = `the rewrite needs ${missing.map((m) => `\`${m}\``).join(' and ')}, which the configuration of ${view.root} does not load (\`LoadModule ${missing[0]} …\`): without it httpd would not start. Load it first.`;
+    } else if (sp.exact && exact) {
       c.exact = { title: others.length ? `${sp.exact.title} (with its part in ${others.map(baseName).join(', ')})` : sp.exact.title, edits: exact };
       if (sp.htaccessBelow) c.htaccessBelow = sp.htaccessBelow;
     } else if (sp.exact) c.reason = `the rewrite that is exact in the configuration of ${view.root} also edits lines of other files.`;
