@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { loadConfigGraph, type WorkspaceHost } from '../../server/src/model/workspace';
 import { flattenGraph, type ExplainQuery } from '../../server/src/features/explain';
 import { createService } from '../../server/src/service';
+import { allAccessFileNames } from '../../server/src/features/explain-disk';
+import { parse } from '../../server/src/syntax';
 
 const service = createService();
 const explainText = (text: string, q: ExplainQuery) => service.explain(q, { analysis: service.analyze({ text, uri: 'file:///lone.conf', context: 'server' }) });
@@ -99,5 +101,16 @@ describe('features/explain: over the include graph', () => {
     assert.equal(explainText(text, q).status, 401);
     assert.equal(explainText(text, { ...q, groups: ['staff'] }).status, 200);
     assert.equal(explainText(text, { path: '/' }).status, 401);
+  });
+});
+
+// A virtual host's own AccessFileName (a second black-box run: `AccessFileName .acl` in a
+// <VirtualHost>, and a sub/deep/.acl with access lines, was not looked at by fix --root, which
+// then applied a rewrite httpd answered otherwise). Every name counts.
+describe('access file names of a configuration', () => {
+  it('the main server and every virtual host', () => {
+    const doc = parse('AccessFileName .htaccess .ht\n<VirtualHost *:80>\n  AccessFileName .acl\n</VirtualHost>\n<VirtualHost *:81>\n</VirtualHost>\n');
+    assert.deepEqual(allAccessFileNames(doc).sort(), ['.acl', '.ht', '.htaccess']);
+    assert.deepEqual(allAccessFileNames(parse('ServerName x\n')), ['.htaccess']);
   });
 });

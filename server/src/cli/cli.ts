@@ -13,7 +13,7 @@ import { createService, RULES, getRule, severityAtLeast, type ApacheConfService,
 import { decode, encode, parse, type ConfigDocument, type DecodedFile } from '../syntax';
 import { flattenGraph } from '../features/explain';
 import { htaccessUnder, migrateHtaccessInContext, NO_HOST_RULES, type HtaccessReader } from '../features/htaccess-context';
-import { accessFileNames } from '../features/explain-disk';
+import { allAccessFileNames } from '../features/explain-disk';
 import { diskHost } from '../model/disk';
 import type { HtaccessUnder } from '../rules';
 import { openDirectories, type ConfigurationView } from '../access';
@@ -445,7 +445,7 @@ function uriOf(file: FoundFile): string {
  * of the root configuration), once per directory in a run.
  */
 function diskHtaccessUnder(config: ConfigDocument | null, reader: HtaccessReader): (dir: string, below?: boolean) => HtaccessUnder {
-  const names = config ? accessFileNames(config, null) : ['.htaccess'];
+  const names = config ? allAccessFileNames(config) : ['.htaccess'];
   const seen = new Map<string, HtaccessUnder>();
   return (dir, below = false) => {
     // Without --root the directories of a server config may be another machine's: only the

@@ -263,6 +263,16 @@ export function accessFileNames(doc: ConfigDocument, vhost: SectionNode | null):
   return names;
 }
 
+/**
+ * Every name httpd may read access files under: the main server's and each virtual host's
+ * AccessFileName (a rewrite of a server-level section holds only if none of them sets access below).
+ */
+export function allAccessFileNames(doc: ConfigDocument): string[] {
+  const names = new Set(accessFileNames(doc, null));
+  for (const s of doc.sections) if (s.key === 'virtualhost') for (const n of accessFileNames(doc, s)) names.add(n);
+  return [...names];
+}
+
 export interface Violation {
   line: number;
   directive: string;

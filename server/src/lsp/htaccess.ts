@@ -11,7 +11,7 @@ import type { FileContext } from '../model/context';
 import type { ConfigGraph } from '../model/workspace';
 import { flattenGraph, type FlatConfig } from '../features/explain';
 import { migrateHtaccessInContext, NO_HOST_RULES } from '../features/htaccess-context';
-import { accessFileNames } from '../features/explain-disk';
+import { allAccessFileNames } from '../features/explain-disk';
 import { openDirectories, type ConfigurationView } from '../access';
 import { fileUriToPath } from '../features/paths';
 import type { ConfigWorkspace } from './workspace';
@@ -45,7 +45,7 @@ export function configurationFactsFor(workspace: ConfigWorkspace, uri: string): 
   let f = facts.get(conf.graph);
   if (f === undefined) {
     const doc = flatOf(conf.graph);
-    f = doc ? { htaccessNames: accessFileNames(doc, null), openDirs: openDirectories(doc) } : null;
+    f = doc ? { htaccessNames: allAccessFileNames(doc), openDirs: openDirectories(doc) } : null;
     facts.set(conf.graph, f);
   }
   return f ?? undefined;
