@@ -33,6 +33,17 @@ const OLD = (where: string) => `Alias /app ${where}\n<Directory ${where}>\n  Ord
 // A configuration that lists its modules and lacks one the rewrite needs (a second black-box
 // run: without mod_authz_host, httpd refused the rewritten `Require ip` with "Unknown Authz
 // provider: ip"; without mod_authz_core, `Require` itself was an invalid command).
+// A CRLF file included by an LF root (a second black-box run: fix --root wrote the new lines of
+// the included file with LF only). The file keeps its own line breaks.
+describe('access rewrites planned in the configuration keep the file\'s line breaks', () => {
+  it('CRLF file, LF configuration', () => {
+    const file = 'Alias /app /srv/app\r\n<Directory /srv/app>\r\n  Order allow,deny\r\n  Allow from 10.1.0.0/16\r\n</Directory>\r\n';
+    const { text } = fixIn([['apache2.conf', 'ServerName x\n'], ['conf-enabled/app.conf', file]], 'conf-enabled/app.conf');
+    assert.notEqual(text, file);
+    assert.doesNotMatch(text.replace(/\r\n/g, ''), /\n/, JSON.stringify(text));
+  });
+});
+
 describe('access rewrites planned in a configuration that does not load what they need', () => {
   const LOADS = (mods: string[]) => mods.map((m) => `LoadModule ${m}_module modules/mod_${m}.so\n`).join('');
   const FILE = '<Directory /srv/app>\n  Order allow,deny\n  Allow from 10.1.0.0/16\n</Directory>\n';

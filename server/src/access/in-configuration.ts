@@ -10,7 +10,7 @@
  * from), the plan is made on the configuration and each rewrite is carried back to the file:
  * exact when its edits fall in the file's own lines, and the same wherever the file is included.
  */
-import { parse, positionAt, type ConfigDocument, type DirectiveNode, type OffsetEdit } from '../syntax';
+import { eolOf, parse, positionAt, type ConfigDocument, type DirectiveNode, type OffsetEdit } from '../syntax';
 import { checkEditsAt, planMigration, type SectionPlan } from './plan';
 import type { FileContext } from '../model/context';
 
@@ -92,6 +92,12 @@ class OffsetMap {
     return first.path;
   }
 
+  /** New text in the file's own line breaks (the configuration's may differ: a CRLF file included by an LF one). */
+  private inFileBreaks(t: string): string {
+    if (!t.includes('\n')) return t;
+    return eolOf(this.file.text) === '\r\n' ? t.replace(/\r?\n/g, '\r\n') : t.replace(/\r\n/g, '\n');
+  }
+
   /** Files other than this one that the last `edits` call left to their own run. */
   others = new Set<string>();
 
@@ -119,7 +125,7 @@ class OffsetMap {
       if (!a || !b) return null;
       // Every line the edit spans must be the file's, one after the other (no included file between).
       for (let k = a.k; k <= b.k; k++) if (this.fileLine(k) !== a.line + (k - a.k)) return null;
-      out.push({ start: a.at, end: b.at, newText: e.newText });
+      out.push({ start: a.at, end: b.at, newText: this.inFileBreaks(e.newText) });
     }
     // A file included in several places gets the same edit from each copy: once is enough, and
     // two different edits of the same lines cannot both be carried.
