@@ -203,6 +203,30 @@ describe('rule legacy-access: <IfModule> names httpd never finds', () => {
   }
 });
 
+// A module test read before the configuration loads that module (a second black-box run, httpd:
+// `<IfModule mod_access_compat.c>` above `LoadModule access_compat_module` does not hold, so its
+// host rules were never read; the rewrite made them count: 200 became 403).
+describe('rule legacy-access: a module test before its LoadModule', () => {
+  const LOAD = 'LoadModule access_compat_module modules/mod_access_compat.so\nLoadModule authz_core_module modules/mod_authz_core.so\n';
+  const BODY = (test: string) => `<Directory /srv/www>\n  <${test}>\n    Order allow,deny\n    Allow from 127.0.0.3\n  </${test.split(' ')[0]}>\n</Directory>\n`;
+  const rows: Array<{ name: string; text: string; preferred: boolean; severity: string }> = [
+    { name: 'IfModule before the load: no rewrite', text: BODY('IfModule mod_access_compat.c') + LOAD, preferred: false, severity: 'warning' },
+    { name: 'IfDirective before the load: no rewrite', text: BODY('IfDirective Order') + LOAD, preferred: false, severity: 'warning' },
+    { name: 'a ! test before the load is read by 2.4: a warning, not a 2.2-only hint', text: BODY('IfModule !mod_authz_core.c') + LOAD, preferred: false, severity: 'warning' },
+    { name: 'the same test after the load: rewritten', text: LOAD + BODY('IfModule mod_access_compat.c'), preferred: true, severity: 'warning' },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      const fs = findingsOf(r.text, 'legacy-access');
+      assert.equal(fs.length, 2);
+      for (const f of fs) {
+        assert.equal(f.severity, r.severity);
+        assert.equal((f.fixes ?? []).some((x) => x.preferred), r.preferred, f.message);
+      }
+    });
+  }
+});
+
 describe('rule legacy-access: --mode intent', () => {
   it('prefers the naive mapping where it differs, and the exact one stays on offer', () => {
     // allow,deny + Deny from all + Allow from X denies X too (spec §2.4); the naive mapping lets X in.

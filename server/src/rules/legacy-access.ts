@@ -11,7 +11,7 @@
  */
 import type { DirectiveNode, Finding, Fix, HtaccessUnder, Rule } from './types';
 import { codeLine, COMPAT_DIRECTIVES, in22Branch, readers } from './scope';
-import { detached, directivesNamed, type ConfigDocument } from '../syntax';
+import { detached, directivesNamed, type ConfigDocument, type SectionNode } from '../syntax';
 import { openDirsTouching, planMigration, plansAsIncluded, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
 import { looksIncluded } from '../model/context';
 import { namesNoModule } from '../model/guards';
@@ -141,6 +141,50 @@ function htaccessNote(dirs: readonly string[], scans: readonly HtaccessUnder[] |
   return `${head}: check them (\`apacheconf fix --root\` with the server's root file looks on the disk).`;
 }
 
+/**
+ * An `<IfModule>` test of a module that the same configuration loads only later with `LoadModule`
+ * (nothing included before the test could have loaded it): httpd reads the test before the module
+ * is loaded, so it fails (and its `!` form holds), where the engine takes the module as loaded.
+ */
+function earlyModuleTest(doc: ConfigDocument): { test: SectionNode; load: DirectiveNode } | null {
+  const loads = new Map<string, DirectiveNode>();
+  for (const d of directivesNamed(doc, 'loadmodule')) {
+    const id = d.args[0]?.value;
+    if (id && !loads.has(id)) loads.set(id, d);
+  }
+  if (!loads.size) return null;
+  const firstInclude = directivesNamed(doc, 'include', 'includeoptional')[0]?.start ?? Infinity;
+  for (const s of doc.sections) {
+    if ((s.key !== 'ifmodule' && s.key !== 'ifdirective') || !s.args.length || s.open.start > firstInclude) continue;
+    let name = s.args[0].value.replace(/^!/, '');
+    if (s.key === 'ifdirective') name = DIRECTIVE_MODULE[name.toLowerCase()] ?? '';
+    else if (name.endsWith('.c') && name.startsWith('mod_')) name = name.slice(4, -2) + '_module'; // mod_x.c → x_module
+    const load = loads.get(name);
+    if (load && load.start > s.open.start) return { test: s, load };
+  }
+  return null;
+}
+
+function within(d: DirectiveNode, s: SectionNode): boolean {
+  for (let p = d.parent; p; p = p.parent) if (p === s) return true;
+  return false;
+}
+
+/** The module of the directives an `<IfDirective>` before the module's LoadModule may test here. */
+const DIRECTIVE_MODULE: Readonly<Record<string, string>> = {
+  order: 'access_compat_module', allow: 'access_compat_module', deny: 'access_compat_module', satisfy: 'access_compat_module',
+  require: 'authz_core_module', authmerging: 'authz_core_module',
+};
+
+/** A plan made where a module test comes before the module is loaded (see earlyModuleTest). */
+function withEarlyTest(sp: SectionPlan, early: { test: SectionNode; load: DirectiveNode }): SectionPlan {
+  if (!sp.exact) return sp;
+  const why =
+    `\`<${early.test.name.value} ${early.test.args[0].raw}>\` (line ${early.test.open.line + 1}) comes before \`LoadModule ${early.load.args[0]?.raw ?? ''}\` (line ${early.load.line + 1}): ` +
+    'httpd reads that test before the module is loaded, so it does not hold there (and its `!` form does). Move the LoadModule line above the test to have these lines rewritten.';
+  return { section: sp.section, compatDirectives: sp.compatDirectives, reason: why, ...(sp.dirLevel ? { dirLevel: sp.dirLevel } : {}) };
+}
+
 /** The first Include line of a server config whose files are not read with it (null: none). */
 function unreadInclude(doc: ConfigDocument): DirectiveNode | null {
   for (const d of directivesNamed(doc, 'include', 'includeoptional')) if (!in22Branch(d)) return d;
@@ -177,6 +221,8 @@ export const legacyAccessRule: Rule = {
     let plans = new Map<DirectiveNode, SectionPlan>();
     /** The configuration the plans were made in, when not the file alone. */
     let inConfiguration: string | null = null;
+    /** This file's module test that comes before the module's LoadModule (see earlyModuleTest). */
+    let earlyHere: SectionNode | null = null;
     // The quick pass leaves the exact rewrites (the costly part) to the full pass.
     if (depth !== 'quick') {
       try {
@@ -185,13 +231,21 @@ export const legacyAccessRule: Rule = {
         if (there) {
           plans = there;
           inConfiguration = configuration!.root;
+          const early = earlyModuleTest(configuration!.doc);
+          if (early) {
+            for (const [d, sp] of plans) plans.set(d, withEarlyTest(sp, early));
+            const o = configuration!.origins[early.test.open.line];
+            if (o && o.path === configuration!.path) earlyHere = doc.sections.find((s) => s.open.line === o.line && s.key === early.test.key) ?? null;
+          }
         } else if (fileContext === 'server' && !configuration && uri && looksIncluded(uriPath(uri))) {
           // A file another includes, that file not at hand: only rewrites right under any main file.
           plans = plansAsIncluded(doc, uriPath(uri), mode ?? 'preserve');
         } else {
           const plan = planMigration(doc, fileContext, { mode: mode ?? 'preserve' });
           const unread = fileContext === 'server' || fileContext === 'vhost' ? unreadInclude(doc) : null;
-          for (const sp of plan.sections) for (const d of sp.compatDirectives) plans.set(d, unread ? withoutIncluded(sp, unread) : sp);
+          const early = fileContext === 'server' || fileContext === 'vhost' ? earlyModuleTest(doc) : null;
+          earlyHere = early?.test ?? null;
+          for (const sp of plan.sections) for (const d of sp.compatDirectives) plans.set(d, unread ? withoutIncluded(sp, unread) : early ? withEarlyTest(sp, early) : sp);
         }
       } catch {
         // The engine failing must not hide the findings; they simply get no fix.
@@ -201,7 +255,8 @@ export const legacyAccessRule: Rule = {
     const out: Finding[] = [];
     const text = doc.text;
     for (const d of compat) {
-      const only22 = in22Branch(d);
+      // A `!` test read before its module is loaded holds: 2.4 reads the branch after all.
+      const only22 = in22Branch(d) && !(earlyHere && earlyHere.args[0]?.value.startsWith('!') && within(d, earlyHere));
       const sp = plans.get(d);
       let message = describedOf(text, d, only22);
       let fixes: Fix[] | undefined;
