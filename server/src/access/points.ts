@@ -140,6 +140,11 @@ function computeMapping(model: AccessModel, vhost: Scope | null): Mapping | null
   return root ? { root: normPath(root), aliases } : null;
 }
 
+function inVirtualHost(s: Scope): boolean {
+  for (let p = s.parent; p; p = p.parent) if (p.kind === 'virtualhost') return true;
+  return false;
+}
+
 /** A virtual host that maps URLs to files otherwise than the main server (its own DocumentRoot, Alias or rewriting). */
 function mapsOwnWay(v: Scope): boolean {
   return v.paths.length > 0 || v.directives.some((d) => d.key === 'rewriterule' || d.key === 'rewriteengine' || d.key === 'userdir' || d.key === 'proxypass');
@@ -179,7 +184,8 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
   const vhosts = scopes.filter((s) => s.kind === 'virtualhost');
   // A directory of the main server is reached through every virtual host too, each by its own
   // DocumentRoot and Aliases: those that map paths their own way are places of their own.
-  if (scopes.some(isDir)) {
+  // (A directory inside a virtual host is reached through that host alone.)
+  if (scopes.some((s) => isDir(s) && !inVirtualHost(s))) {
     for (const v of model.scopes) if (v.kind === 'virtualhost' && !vhosts.includes(v) && mapsOwnWay(v)) vhosts.push(v);
   }
   const vhostOptions: Array<Scope | null> = model.context === 'server' ? [null, ...vhosts] : [null];
