@@ -13,6 +13,7 @@
 import { eolOf, parse, positionAt, type ConfigDocument, type DirectiveNode, type OffsetEdit } from '../syntax';
 import { checkEditsAt, planMigration, type SectionPlan } from './plan';
 import type { FileContext } from '../model/context';
+import { PROVIDERS } from '../facts/providers';
 
 /** The configuration a file is read in. */
 export interface ConfigurationView {
@@ -143,17 +144,14 @@ class OffsetMap {
 
 const baseName = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
 
-/** The modules the lines a rewrite writes need: mod_authz_core for any Require, mod_authz_host for its providers, and so on. */
+/** The modules the lines a rewrite writes need: mod_authz_core for any Require, and each provider's own (facts/providers.ts). */
 function modulesNeeded(edits: readonly OffsetEdit[]): string[] {
   const out = new Set<string>();
   for (const e of edits) {
     for (const m of e.newText.matchAll(/^\s*(?:<\s*(Require(?:All|Any|None))\b|(AuthMerging)\b|Require\s+(?:not\s+)?(\S+))/gim)) {
       out.add('authz_core_module');
-      const provider = m[3]?.toLowerCase();
-      if (provider === 'ip' || provider === 'host' || provider === 'local' || provider === 'forward-dns' || provider === 'env') out.add('authz_host_module');
-      else if (provider === 'valid-user' || provider === 'user') out.add('authz_user_module');
-      else if (provider === 'group') out.add('authz_groupfile_module');
-      else if (provider === 'dbm-group') out.add('authz_dbm_module');
+      const provider = m[3] ? PROVIDERS.find((p) => p.name === m[3]) : undefined;
+      if (provider) out.add(provider.module.replace(/^mod_/, '') + '_module');
     }
   }
   return [...out];
