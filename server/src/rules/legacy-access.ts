@@ -177,10 +177,10 @@ const DIRECTIVE_MODULE: Readonly<Record<string, string>> = {
 };
 
 /** A plan made where a module test comes before the module is loaded (see earlyModuleTest). */
-function withEarlyTest(sp: SectionPlan, early: { test: SectionNode; load: DirectiveNode }): SectionPlan {
+function withEarlyTest(sp: SectionPlan, early: { test: SectionNode; load: DirectiveNode }, where: (line: number) => string = (l) => `line ${l + 1}`): SectionPlan {
   if (!sp.exact) return sp;
   const why =
-    `\`<${early.test.name.value} ${early.test.args[0].raw}>\` (line ${early.test.open.line + 1}) comes before \`LoadModule ${early.load.args[0]?.raw ?? ''}\` (line ${early.load.line + 1}): ` +
+    `\`<${early.test.name.value} ${early.test.args[0].raw}>\` (${where(early.test.open.line)}) comes before \`LoadModule ${early.load.args[0]?.raw ?? ''}\` (${where(early.load.line)}): ` +
     'httpd reads that test before the module is loaded, so it does not hold there (and its `!` form does). Move the LoadModule line above the test to have these lines rewritten.';
   return { section: sp.section, compatDirectives: sp.compatDirectives, reason: why, ...(sp.dirLevel ? { dirLevel: sp.dirLevel } : {}) };
 }
@@ -233,7 +233,12 @@ export const legacyAccessRule: Rule = {
           inConfiguration = configuration!.root;
           const early = earlyModuleTest(configuration!.doc);
           if (early) {
-            for (const [d, sp] of plans) plans.set(d, withEarlyTest(sp, early));
+            // Lines of the configuration, told by the file they come from.
+            const where = (line: number) => {
+              const at = configuration!.origins[line];
+              return at ? `${at.path.slice(at.path.lastIndexOf('/') + 1)} line ${at.line + 1}` : `line ${line + 1}`;
+            };
+            for (const [d, sp] of plans) plans.set(d, withEarlyTest(sp, early, where));
             const o = configuration!.origins[early.test.open.line];
             if (o && o.path === configuration!.path) earlyHere = doc.sections.find((s) => s.open.line === o.line && s.key === early.test.key) ?? null;
           }
