@@ -13,8 +13,8 @@ import type { DirectiveNode, Finding, Fix, HtaccessUnder, Rule } from './types';
 import { codeLine, COMPAT_DIRECTIVES, in22Branch, readers } from './scope';
 import { detached, directivesNamed, type ConfigDocument, type SectionNode } from '../syntax';
 import { openDirsTouching, planMigration, plansAsIncluded, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
-import { looksIncluded } from '../model/context';
-import { namesNoModule } from '../model/guards';
+import { ancestors, looksIncluded } from '../model/context';
+import { namesNoModule, testKeyOf } from '../model/guards';
 
 /**
  * The finding's message: which line, what it is, and what to write instead, in one sentence or
@@ -147,33 +147,28 @@ function htaccessNote(dirs: readonly string[], scans: readonly HtaccessUnder[] |
  * is loaded, so it fails (and its `!` form holds), where the engine takes the module as loaded.
  */
 function earlyModuleTest(doc: ConfigDocument): { test: SectionNode; load: DirectiveNode } | null {
+  // Keyed as guards.ts keys module tests (`module:access_compat` for both spellings).
   const loads = new Map<string, DirectiveNode>();
   for (const d of directivesNamed(doc, 'loadmodule')) {
     const id = d.args[0]?.value;
-    if (id && !loads.has(id)) loads.set(id, d);
+    const key = id ? 'module:' + id.toLowerCase().replace(/_module$/, '') : '';
+    if (key && !loads.has(key)) loads.set(key, d);
   }
   if (!loads.size) return null;
   const firstInclude = directivesNamed(doc, 'include', 'includeoptional')[0]?.start ?? Infinity;
   for (const s of doc.sections) {
     if ((s.key !== 'ifmodule' && s.key !== 'ifdirective') || !s.args.length || s.open.start > firstInclude) continue;
-    let name = s.args[0].value.replace(/^!/, '');
-    if (s.key === 'ifdirective') name = DIRECTIVE_MODULE[name.toLowerCase()] ?? '';
-    else if (name.endsWith('.c') && name.startsWith('mod_')) name = name.slice(4, -2) + '_module'; // mod_x.c → x_module
-    const load = loads.get(name);
+    const key = s.key === 'ifdirective' ? DIRECTIVE_MODULE[s.args[0].value.replace(/^!/, '').toLowerCase()] : testKeyOf(s)?.key;
+    const load = key ? loads.get(key) : undefined;
     if (load && load.start > s.open.start) return { test: s, load };
   }
   return null;
 }
 
-function within(d: DirectiveNode, s: SectionNode): boolean {
-  for (let p = d.parent; p; p = p.parent) if (p === s) return true;
-  return false;
-}
-
 /** The module of the directives an `<IfDirective>` before the module's LoadModule may test here. */
 const DIRECTIVE_MODULE: Readonly<Record<string, string>> = {
-  order: 'access_compat_module', allow: 'access_compat_module', deny: 'access_compat_module', satisfy: 'access_compat_module',
-  require: 'authz_core_module', authmerging: 'authz_core_module',
+  order: 'module:access_compat', allow: 'module:access_compat', deny: 'module:access_compat', satisfy: 'module:access_compat',
+  require: 'module:authz_core', authmerging: 'module:authz_core',
 };
 
 /** A plan made where a module test comes before the module is loaded (see earlyModuleTest). */
@@ -261,7 +256,7 @@ export const legacyAccessRule: Rule = {
     const text = doc.text;
     for (const d of compat) {
       // A `!` test read before its module is loaded holds: 2.4 reads the branch after all.
-      const only22 = in22Branch(d) && !(earlyHere && earlyHere.args[0]?.value.startsWith('!') && within(d, earlyHere));
+      const only22 = in22Branch(d) && !(earlyHere && earlyHere.args[0]?.value.startsWith('!') && ancestors(d).includes(earlyHere));
       const sp = plans.get(d);
       let message = describedOf(text, d, only22);
       let fixes: Fix[] | undefined;
