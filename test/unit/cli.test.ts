@@ -292,6 +292,29 @@ describe('cli: directory walking', () => {
     assert.doesNotMatch(named.err, /skipped/);
   });
 
+  // httpd reads a per-directory file under every name AccessFileName gives; a walk that looked for
+  // .htaccess alone would pass a configuration's `.acl` files over and call the tree clean.
+  it('takes the per-directory files a checked configuration names with AccessFileName, as .htaccess files', async () => {
+    const MAIN = 'AccessFileName .acl "ht.access"\n<Directory /srv>\n    AllowOverride All\n</Directory>\n';
+    const ACL = 'Order deny,allow\nDeny from all\n';
+    tree({ 'a/main.conf': MAIN, 'a/site/.acl': ACL, 'a/site/deep/ht.access': ACL, 'a/site/other.acl': ACL, 'b/.acl': ACL });
+    const r = await run(['check', '--format', 'json', 'a'], tmp);
+    const files = JSON.parse(r.out).files as Array<{ path: string; diagnostics: Array<{ code: string; severity: string }> }>;
+    assert.deepEqual(files.map((f) => f.path).sort(), ['a/main.conf', 'a/site/.acl', 'a/site/deep/ht.access']);
+    // Read as .htaccess files: the host rules are reported, with what a .htaccess rewrite needs.
+    for (const f of files.filter((x) => x.path !== 'a/main.conf')) assert.ok(f.diagnostics.some((d) => d.code === 'legacy-access' && d.severity === 'warning'), f.path);
+    assert.equal(r.code, 1);
+    const text = await run(['check', 'a'], tmp);
+    assert.match(text.out, /^a\/site\/\.acl:1:1: warning: [^\n]*this \.htaccess file does not show what its directory inherits/m);
+    // A tree whose configuration names no such file: the name means nothing there.
+    const other = await run(['check', '--format', 'json', 'b'], tmp);
+    assert.deepEqual(JSON.parse(other.out).files, []);
+    // --root: the name comes from the configuration given, even when the walk holds no server file.
+    tree({ 'c/root.conf': 'Include conf/*.conf\n', 'c/conf/names.conf': 'AccessFileName .acl\n', 'd/www/.acl': ACL });
+    const rooted = await run(['check', '--format', 'json', '--root', 'c/root.conf', 'd'], tmp);
+    assert.ok((JSON.parse(rooted.out).files as Array<{ path: string }>).some((f) => f.path === 'd/www/.acl'), rooted.out);
+  });
+
   it('takes the language patterns plus *.conf and *.conf.in, sorted, each file once', async () => {
     tree({
       'root/httpd.conf': CLEAN,

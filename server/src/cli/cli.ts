@@ -19,7 +19,7 @@ import type { HtaccessUnder } from '../rules';
 import { openDirectories, type ConfigurationView } from '../access';
 import { FILE_CONTEXTS, defaultContextFor, type FileContext } from '../model/context';
 import { SEVERITY_SETTINGS, type SeveritySetting } from '../rules/types';
-import { collectFiles, describeError, notHttpdReason, type FoundFile } from './files';
+import { accessFileNamesIn, collectFiles, describeError, notHttpdReason, type FoundFile, type WalkResult } from './files';
 import { ProjectFiles, contextFromProject, PROJECT_FILE, type ProjectConfig } from './project';
 import { formatJson, formatSarif, formatText, textLine, OUTPUT_FORMATS, type FileReport, type OutputFormat } from './report';
 import { unifiedDiff } from './diff';
@@ -366,7 +366,7 @@ class Session {
       }
     }
     const project = this.projects.forFile(file.absolute);
-    const context = contextForFile(file.absolute, this.opts.context, project);
+    const context = contextForFile(file.absolute, this.opts.context, project, file.accessFile);
     return { file, bytes, decoded, context, service: this.serviceFor(project) };
   }
 
@@ -398,9 +398,40 @@ class Session {
   }
 }
 
+/**
+ * The files to check: the paths' walk, plus, when a server configuration among them (or the
+ * --root configuration's files) names per-directory files of its own (`AccessFileName .acl`), the
+ * files of those names under the directories given, read as .htaccess files.
+ */
+function collectWithAccessFiles(paths: readonly string[], cwd: string, cliContext: FileContext | undefined, more: readonly string[] = []): WalkResult {
+  const walked = collectFiles(paths, cwd);
+  const texts = function* (): Generator<{ text: string; context: string }> {
+    for (const f of walked.files) {
+      if (f.accessFile) continue;
+      try {
+        yield { text: decode(fs.readFileSync(f.absolute)).text, context: cliContext ?? defaultContextFor(f.absolute) };
+      } catch {
+        // Reported when the file is loaded.
+      }
+    }
+    for (const p of more) {
+      try {
+        yield { text: decode(fs.readFileSync(p)).text, context: 'server' };
+      } catch {
+        // The configuration's reader reports it.
+      }
+    }
+  };
+  const names = accessFileNamesIn(texts(), parse);
+  if (!names.size) return walked;
+  const again = collectFiles(paths, cwd, names);
+  const known = new Set(walked.files.map((f) => f.absolute));
+  return { files: [...walked.files, ...again.files.filter((f) => f.accessFile && !known.has(f.absolute))], errors: walked.errors };
+}
+
 /** A file's context: `--context` first, then the project file's globs, then the name (.htaccess or not). */
-export function contextForFile(absolute: string, cli: FileContext | undefined, project: ProjectConfig | null): FileContext {
-  return cli ?? (project ? contextFromProject(project, absolute) : undefined) ?? defaultContextFor(absolute);
+export function contextForFile(absolute: string, cli: FileContext | undefined, project: ProjectConfig | null, accessFile = false): FileContext {
+  return cli ?? (project ? contextFromProject(project, absolute) : undefined) ?? (accessFile ? 'htaccess' : defaultContextFor(absolute));
 }
 
 /** The analysis's findings, plus a `binary` syntax finding when the settings hid it: binary input is never clean. */
@@ -550,10 +581,9 @@ async function runReport(o: CheckOptions, io: CliIO, cwd: string, session: Sessi
 
 async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number> {
   const session = new Session(o, io, cwd);
-  const { files, errors } = collectFiles(o.paths, cwd);
-  let graph: ConfigGraph | undefined;
-  if (o.root) {
-    graph = graphFrom(o.root, cwd);
+  const graph: ConfigGraph | undefined = o.root ? graphFrom(o.root, cwd) : undefined;
+  const { files, errors } = collectWithAccessFiles(o.paths, cwd, o.context, graph?.files.map((f) => f.path));
+  if (o.root && graph) {
     if (!graph.files.length) {
       session.reportIoError(o.root, 'the root file cannot be read');
     } else {
@@ -628,7 +658,8 @@ function encodable(text: string, encoding: DecodedFile['encoding']): boolean {
 
 function runFix(o: FixOptions, io: CliIO, cwd: string): number {
   const session = new Session(o, io, cwd, { mode: o.mode });
-  const { files, errors } = collectFiles(o.paths, cwd);
+  const rootGraph = o.root ? graphFrom(o.root, cwd) : undefined;
+  const { files, errors } = collectWithAccessFiles(o.paths, cwd, o.context, rootGraph?.files.map((f) => f.path));
   if (o.output === 'stdout' && files.length + errors.length !== 1) {
     throw new UsageError(`--stdout needs exactly one file (got ${files.length + errors.length})`);
   }
@@ -637,8 +668,8 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
   let rootDoc: ConfigDocument | null = null;
   let rootOrigins: ReadonlyArray<{ path: string; line: number }> | undefined;
   let rootConfig: ReturnType<typeof configurationDoc> = null;
-  if (o.root) {
-    const graph = graphFrom(o.root, cwd);
+  if (o.root && rootGraph) {
+    const graph = rootGraph;
     if (!graph.files.length) session.reportIoError(o.root, 'the root file cannot be read');
     else {
       if (graph.truncated) io.stderr.write(`apacheconf: warning: stopped following includes at the limit of files or depth\n`);

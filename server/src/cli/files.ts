@@ -95,6 +95,11 @@ export interface FoundFile {
   explicit: boolean;
   /** Taken by a directory walk for its extension alone (see notHttpdReason). */
   byExtension?: boolean;
+  /**
+   * Taken by a directory walk because its name is one a checked server configuration gives
+   * httpd's per-directory files (`AccessFileName .acl`): read as a .htaccess file.
+   */
+  accessFile?: boolean;
 }
 
 export interface WalkResult {
@@ -103,14 +108,17 @@ export interface WalkResult {
   errors: Array<{ path: string; message: string }>;
 }
 
-/** Expand the command-line paths (relative to `cwd`) into the files to check, each once. */
-export function collectFiles(args: readonly string[], cwd: string): WalkResult {
+/**
+ * Expand the command-line paths (relative to `cwd`) into the files to check, each once.
+ * `accessNames`: more base names a walk takes as per-directory files (AccessFileName values).
+ */
+export function collectFiles(args: readonly string[], cwd: string, accessNames: ReadonlySet<string> = new Set()): WalkResult {
   const files: FoundFile[] = [];
   const errors: WalkResult['errors'] = [];
   const seenFiles = new Set<string>();
   const seenDirs = new Set<string>();
 
-  const addFile = (display: string, absolute: string, explicit: boolean, extensionOnly = false): void => {
+  const addFile = (display: string, absolute: string, explicit: boolean, extensionOnly = false, accessFile = false): void => {
     let key = absolute;
     try {
       key = fs.realpathSync(absolute);
@@ -119,7 +127,7 @@ export function collectFiles(args: readonly string[], cwd: string): WalkResult {
     }
     if (seenFiles.has(key)) return;
     seenFiles.add(key);
-    files.push({ display, absolute, explicit, ...(extensionOnly ? { byExtension: true } : {}) });
+    files.push({ display, absolute, explicit, ...(extensionOnly ? { byExtension: true } : {}), ...(accessFile ? { accessFile: true } : {}) });
   };
 
   const walk = (display: string, absolute: string): void => {
@@ -158,6 +166,8 @@ export function collectFiles(args: readonly string[], cwd: string): WalkResult {
         if (!SKIP_DIRS.has(ent.name)) walk(childDisplay, childAbs);
       } else if (isFile && byName(childAbs)) {
         addFile(childDisplay, childAbs, false);
+      } else if (isFile && accessNames.has(ent.name)) {
+        addFile(childDisplay, childAbs, false, false, true);
       } else if (isFile && byExtension(childAbs)) {
         addFile(childDisplay, childAbs, false, true);
       }
@@ -177,6 +187,29 @@ export function collectFiles(args: readonly string[], cwd: string): WalkResult {
     else addFile(arg, absolute, true);
   }
   return { files, errors };
+}
+
+/**
+ * The per-directory file names (AccessFileName) the server configurations among `texts` give,
+ * other than the ones a walk takes anyway (.htaccess, *.htaccess, htaccess.txt). A name with a
+ * slash or a wildcard is not a file name httpd looks for and is left out.
+ */
+export function accessFileNamesIn(texts: Iterable<{ text: string; context: string }>, parseDoc: (text: string) => ConfigDocument): Set<string> {
+  const out = new Set<string>();
+  for (const { text, context } of texts) {
+    if (context !== 'server' && context !== 'vhost') continue;
+    // Most files never name one: a cheap look before parsing.
+    if (!/accessfilename/i.test(text)) continue;
+    for (const d of parseDoc(text).directives) {
+      if (d.key !== 'accessfilename') continue;
+      for (const a of d.args) {
+        const name = a.value;
+        if (!name || /[\\/*?[]/.test(name) || name === '.' || name === '..' || byName(name)) continue;
+        out.add(name);
+      }
+    }
+  }
+  return out;
 }
 
 function joinDisplay(dir: string, name: string): string {
