@@ -518,13 +518,16 @@ export function scopesThatApply(model: AccessModel, test: ScopeTest, onlyAccess 
   return out;
 }
 
+/** True for a virtual host's scope and the scopes inside one. */
+export function withinVirtualHost(s: Scope): boolean {
+  for (let p: Scope | null = s; p; p = p.parent) if (p.kind === 'virtualhost') return true;
+  return false;
+}
+
 /** The scopes that apply, in httpd's merge order, given a test for each scope's own condition (`onlyAccess`: see scopesThatApply). */
 export function appliedScopes(model: AccessModel, test: ScopeTest, onlyAccess = false): Applied[] {
   const scopes = scopesThatApply(model, test, onlyAccess);
-  const inVhost = (s: Scope) => {
-    for (let p: Scope | null = s; p; p = p.parent) if (p.kind === 'virtualhost') return 1;
-    return 0;
-  };
+  const inVhost = (s: Scope) => (withinVirtualHost(s) ? 1 : 0);
   const out: Applied[] = [];
   const dirLevel = model.context === 'htaccess' || model.context === 'directory';
   const top = scopes.find((s) => s.kind === 'top')!;

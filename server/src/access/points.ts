@@ -13,7 +13,7 @@
 import type { ChildNode } from '../syntax';
 import { domainIndex, formatClient, parseSubnetToken, samplesOf, subnetIndex, type ClientAddr, type Subnet } from './addr';
 import { leaves, MAX_ANALYSED_NESTING, normMethod, type AccessModel, type AuthzLeaf, type Scope } from './model';
-import { accessScopes, dirApplies, filesApplies, leafKey, locationApplies, type AuthzResult, type Client, type Credentials } from './evaluate';
+import { accessScopes, dirApplies, filesApplies, leafKey, locationApplies, withinVirtualHost, type AuthzResult, type Client, type Credentials } from './evaluate';
 import { normPath, sampleOfGlob } from './region';
 import { OTHER_METHOD } from './translate';
 
@@ -140,11 +140,6 @@ function computeMapping(model: AccessModel, vhost: Scope | null): Mapping | null
   return root ? { root: normPath(root), aliases } : null;
 }
 
-function inVirtualHost(s: Scope): boolean {
-  for (let p = s.parent; p; p = p.parent) if (p.kind === 'virtualhost') return true;
-  return false;
-}
-
 /** A virtual host that maps URLs to files otherwise than the main server (its own DocumentRoot, Alias or rewriting). */
 function mapsOwnWay(v: Scope): boolean {
   return v.paths.length > 0 || v.directives.some((d) => d.key === 'rewriterule' || d.key === 'rewriteengine' || d.key === 'userdir' || d.key === 'proxypass');
@@ -185,7 +180,7 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
   // A directory of the main server is reached through every virtual host too, each by its own
   // DocumentRoot and Aliases: those that map paths their own way are places of their own.
   // (A directory inside a virtual host is reached through that host alone.)
-  if (scopes.some((s) => isDir(s) && !inVirtualHost(s))) {
+  if (scopes.some((s) => isDir(s) && !withinVirtualHost(s))) {
     for (const v of model.scopes) if (v.kind === 'virtualhost' && !vhosts.includes(v) && mapsOwnWay(v)) vhosts.push(v);
   }
   const vhostOptions: Array<Scope | null> = model.context === 'server' ? [null, ...vhosts] : [null];
