@@ -363,13 +363,32 @@ const cases: Case[] = [
     },
   },
   {
-    name: 'a BOM belongs to the first line (httpd outside Windows reads it as text)',
+    // httpd reads the mark as the start of the first line's command ("Invalid command
+    // '\xef\xbb\xbfServerName'"): an error of its own; the line is read as written after it.
+    name: 'a BOM is an error, and the first line is read after it',
     text: '\uFEFFServerName x\nListen 80\n',
     check: (doc) => {
-      assert.equal(dir(doc).name.raw, '\uFEFFServerName');
-      assert.equal(dir(doc).start, 0);
+      assert.deepEqual(codes(doc), ['bom']);
+      assert.deepEqual([doc.errors[0].start, doc.errors[0].end], [0, 1]);
+      assert.equal(dir(doc).name.raw, 'ServerName');
+      assert.equal(dir(doc).start, 1);
+      assert.equal(doc.lines[0].lineStart, 0);
       assert.deepEqual(values(dir(doc)), ['x']);
       assert.deepEqual(positionAt(doc, dir(doc, 1).start), { line: 1, character: 0 });
+    },
+  },
+  {
+    name: 'a BOM before a section tag, a comment or a blank line; the Latin-1 reading of one',
+    text: '\uFEFF<Directory /x>\n</Directory>\n',
+    check: (doc) => {
+      assert.deepEqual(codes(doc), ['bom']);
+      assert.equal(sec(doc).key, 'directory');
+      assert.equal(parse('\uFEFF# note\n').lines[0].type, 'comment');
+      assert.equal(parse('\uFEFF\n').lines[0].type, 'blank');
+      const latin = parse('\u00ef\u00bb\u00bfListen 80\n');
+      assert.deepEqual([latin.errors[0].code, latin.errors[0].end, latin.directives[0].key], ['bom', 3, 'listen']);
+      // Only at the start of the file.
+      assert.deepEqual(codes(parse('Listen 80\n\uFEFFListen 81\n')), []);
     },
   },
   {

@@ -14,6 +14,9 @@ describe('rule syntax', () => {
     { name: 'a stray close tag', text: lines('Listen 80', '</Directory>'), flagged: ['</Directory>'], kinds: ['stray-close'] },
     { name: 'a mismatched close tag', text: lines('<Files a>', '</Location>'), flagged: ['</Location>', '<Files a>'], kinds: ['unclosed-section', 'stray-close'] },
     { name: 'a NUL byte', text: 'Listen 80\u0000\n', flagged: ['\u0000'], kinds: ['binary'] },
+    // httpd 2.4.71 refuses it: "Invalid command '\xef\xbb\xbfServerName'" (before a comment or a blank line too).
+    { name: 'a byte order mark', text: '\uFEFFServerName x\n', flagged: ['\uFEFF'], kinds: ['bom'] },
+    { name: 'a byte order mark before a comment', text: '\uFEFF# x\nListen 80\n', flagged: ['\uFEFF'], kinds: ['bom'] },
     {
       name: `nesting at the limit (${MAX_ANALYSED_NESTING + 1} levels) is analysed`,
       text: nest(MAX_ANALYSED_NESTING + 1, 'Require all granted\n'),
@@ -39,6 +42,11 @@ describe('rule syntax', () => {
       for (const want of c.flagged) assert.ok(got.some((g) => g.startsWith(want)), `${JSON.stringify(want)} in ${JSON.stringify(got)}`);
     });
   }
+
+  it('the byte order mark fix deletes the mark and nothing else', () => {
+    const [f] = findingsOf('\uFEFFListen 80\r\n', 'syntax');
+    assert.deepEqual(f.fixes, [{ title: 'Remove the byte order mark', edits: [{ start: 0, end: 1, newText: '' }], preferred: true }]);
+  });
 
   it('5,000 levels of nesting: a warning, and no rule fails', () => {
     const text = '<Directory /a>\n'.repeat(5000) + 'Order deny,allow\nDeny from all\n' + '</Directory>\n'.repeat(5000);

@@ -5,7 +5,7 @@ import type { Finding, Rule } from './types';
 export const syntaxRule: Rule = {
   id: 'syntax',
   defaultSeverity: 'error',
-  summary: 'Section tags that are unclosed, mismatched or stray, a tag without its closing `>`, NUL bytes.',
+  summary: 'Section tags that are unclosed, mismatched or stray, a tag without its closing `>`, NUL bytes, a byte order mark.',
   check({ doc }) {
     const out: Finding[] = doc.errors.map((e) => ({
       rule: 'syntax',
@@ -13,6 +13,8 @@ export const syntaxRule: Rule = {
       start: e.start,
       end: e.end,
       data: { kind: e.code },
+      // Deleting the mark is what httpd needs and changes nothing else.
+      ...(e.code === 'bom' ? { fixes: [{ title: 'Remove the byte order mark', edits: [{ start: e.start, end: e.end, newText: '' }], preferred: true }] } : {}),
     }));
     // The first section nested deeper than the engine models (a top-level section has depth 1).
     const deep = doc.sections.find((sec) => sec.depth > MAX_ANALYSED_NESTING + 1);

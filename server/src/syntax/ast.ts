@@ -112,7 +112,8 @@ export type SyntaxErrorCode =
   | 'empty-section-name'
   | 'unterminated-quote'
   | 'close-has-arguments'
-  | 'binary';
+  | 'binary'
+  | 'bom';
 
 export interface SyntaxError {
   readonly code: SyntaxErrorCode;

@@ -433,6 +433,20 @@ export function parse(text: string): ConfigDocument {
     });
   }
 
+  // A byte order mark: httpd reads it as the first characters of the first line (so that line is
+  // a command it does not know, and it refuses the file). The tree reads the line as written after
+  // the mark, and the mark is an error of its own (rules/syntax.ts offers to delete it).
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : text.startsWith('\u00ef\u00bb\u00bf') ? 3 : 0;
+  if (bom) {
+    errors.push({
+      code: 'bom',
+      message:
+        'The file starts with a byte order mark. httpd does not skip it: it takes the mark for the start of the first line\'s command, which it does not know, and refuses the file ("Invalid command"; a .htaccess file answers 500). Save the file as UTF-8 without a BOM.',
+      start: 0,
+      end: bom,
+    });
+  }
+
   let top: SectionNode | null = null;
   let into: ChildNode[] = children;
   const single = table.single;
@@ -494,6 +508,7 @@ export function parse(text: string): ConfigDocument {
       b = joinedLen;
     }
     const s = l.s;
+    if (lineStart === 0 && bom) a += bom;
     while (a < b && isSpace(s.charCodeAt(a))) a++;
     while (b > a && isSpace(s.charCodeAt(b - 1))) b--;
     if (l !== single) {
