@@ -17,7 +17,7 @@ import {
 import { applyEdits, OffsetEdit, parse, rangeOf, offsetAt, type ConfigDocument } from './syntax';
 import { defaultContextFor, type FileContext } from './model/context';
 import { viewAfterEdits, type ConfigurationView } from './access';
-import { RULES, getRule, collectSuppressions, ruleDocsUrl, type Finding, type HtaccessUnder, type Severity, type SeveritySetting, type Fix } from './rules';
+import { RULES, getRule, getRuleInfo, collectSuppressions, ruleDocsUrl, type Finding, type HtaccessUnder, type Severity, type SeveritySetting, type Fix } from './rules';
 import { hoverAt } from './features/hover';
 import type { DocumentSymbol, FoldingRange, FormattingOptions, SelectionRange } from 'vscode-languageserver-types';
 import { documentSymbols } from './features/symbols';
@@ -226,7 +226,7 @@ export class ApacheConfService {
       const key = `${f.rule}:${f.start}:${f.end}`;
       if (have.has(key) || suppress.silenced(f.rule, f.start)) continue;
       have.add(key);
-      let sev: Severity = (setting as Severity | undefined) ?? f.severity ?? getRule(f.rule)?.defaultSeverity ?? 'warning';
+      let sev: Severity = (setting as Severity | undefined) ?? f.severity ?? getRuleInfo(f.rule)?.defaultSeverity ?? 'warning';
       if (f.maxSeverity && RANK[sev] > RANK[f.maxSeverity]) sev = f.maxSeverity;
       findings.push({ ...f, severity: sev });
     }

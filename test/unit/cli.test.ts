@@ -443,6 +443,50 @@ describe('cli: .apacheconf.json', () => {
     assert.equal((await run(['check', '--rule', 'syntax=error', 'a.conf'], tmp)).code, 1);
   });
 
+  // The two rules whose findings come from the whole configuration or the target release are
+  // configured, silenced and listed like the others (the CLI once knew only the per-file ones).
+  const NOT_LOADED = 'ServerRoot /srv\nLoadModule alias_module modules/mod_alias.so\nRewriteEngine on\n';
+  const cases: Array<{ name: string; files: Record<string, string>; args: string[]; codes: string[]; exit: number }> = [
+    { name: 'module-not-loaded is reported with --root', files: { 'c.conf': NOT_LOADED }, args: ['--root', 'c.conf', 'c.conf'], codes: ['module-not-loaded'], exit: 1 },
+    { name: '--rule module-not-loaded=ignore', files: { 'c.conf': NOT_LOADED }, args: ['--rule', 'module-not-loaded=ignore', '--root', 'c.conf', 'c.conf'], codes: [], exit: 0 },
+    { name: '--rule module-not-loaded=information', files: { 'c.conf': NOT_LOADED }, args: ['--rule', 'module-not-loaded=information', '--root', 'c.conf', 'c.conf'], codes: ['module-not-loaded'], exit: 0 },
+    { name: 'the project file turns module-not-loaded off', files: { 'c.conf': NOT_LOADED, '.apacheconf.json': '{ "rules": { "module-not-loaded": "ignore" } }' }, args: ['--root', 'c.conf', 'c.conf'], codes: [], exit: 0 },
+    { name: 'a disable comment silences module-not-loaded', files: { 'c.conf': NOT_LOADED.replace('RewriteEngine', '# apacheconf-disable-next-line module-not-loaded\nRewriteEngine') }, args: ['--root', 'c.conf', 'c.conf'], codes: [], exit: 0 },
+    { name: 'a bare disable comment silences it too', files: { 'c.conf': NOT_LOADED.replace('RewriteEngine', '# apacheconf-disable-next-line\nRewriteEngine') }, args: ['--root', 'c.conf', 'c.conf'], codes: [], exit: 0 },
+    { name: 'the project file’s httpdVersion reports newer-than-target', files: { 'v.conf': '<IfFile /etc/hosts>\n</IfFile>\n', '.apacheconf.json': '{ "httpdVersion": "2.4.6" }' }, args: ['v.conf'], codes: ['newer-than-target'], exit: 1 },
+    { name: '--httpd-version overrides it', files: { 'v.conf': '<IfFile /etc/hosts>\n</IfFile>\n', '.apacheconf.json': '{ "httpdVersion": "2.4.6" }' }, args: ['--httpd-version', '2.4.34', 'v.conf'], codes: [], exit: 0 },
+    { name: '--httpd-version with --rule newer-than-target=error', files: { 'v.conf': '<IfFile /etc/hosts>\n</IfFile>\n' }, args: ['--httpd-version', '2.4.6', '--rule', 'newer-than-target=error', 'v.conf'], codes: ['newer-than-target:error'], exit: 1 },
+  ];
+  for (const c of cases) {
+    it(`configuration-wide rules: ${c.name}`, async () => {
+      tree(c.files);
+      const r = await run(['check', '--format', 'json', ...c.args], tmp);
+      assert.equal(r.code, c.exit, r.err);
+      const diags = (JSON.parse(r.out).files as Array<{ diagnostics: Array<{ code: string; severity: string }> }>).flatMap((f) => f.diagnostics);
+      assert.deepEqual(
+        diags.map((d) => (c.codes.some((x) => x.includes(':')) ? `${d.code}:${d.severity}` : d.code)),
+        c.codes,
+      );
+    });
+  }
+
+  it('configuration-wide rules are in SARIF’s rule list, with their results’ ruleIndex', async () => {
+    tree({ 'c.conf': NOT_LOADED });
+    const log = JSON.parse((await run(['check', '--format', 'sarif', '--root', 'c.conf', 'c.conf'], tmp)).out);
+    const rules = log.runs[0].tool.driver.rules as Array<{ id: string }>;
+    const ids = rules.map((x) => x.id);
+    assert.ok(ids.includes('module-not-loaded') && ids.includes('newer-than-target'));
+    const res = (log.runs[0].results as Array<{ ruleId: string; ruleIndex: number }>).find((x) => x.ruleId === 'module-not-loaded')!;
+    assert.equal(rules[res.ruleIndex].id, 'module-not-loaded');
+  });
+
+  it('--httpd-version takes 2.4 releases only', async () => {
+    tree({ 'v.conf': CLEAN });
+    const r = await run(['check', '--httpd-version', '2.2', 'v.conf'], tmp);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /--httpd-version must be "2\.4" or a 2\.4 release/);
+  });
+
   const bad: Array<[string, RegExp]> = [
     ['{ "rules": ', /not valid JSON/],
     ['[1, 2]', /expected an object/],

@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { version as packageVersion } from '../../../package.json';
-import { createService, RULES, getRule, severityAtLeast, type ApacheConfService, type Analysis, type ReportedFinding, type ServiceSettings, INHERITED_DECLARATIONS, type InheritedDeclaration } from '../service';
+import { createService, RULES, severityAtLeast, type ApacheConfService, type Analysis, type ReportedFinding, type ServiceSettings, INHERITED_DECLARATIONS, type InheritedDeclaration } from '../service';
 import { decode, encode, parse, type ConfigDocument, type DecodedFile } from '../syntax';
 import { flattenGraph } from '../features/explain';
 import { htaccessUnder, migrateHtaccessInContext, NO_HOST_RULES, type HtaccessReader } from '../features/htaccess-context';
@@ -18,7 +18,9 @@ import { diskHost } from '../model/disk';
 import type { HtaccessUnder } from '../rules';
 import { openDirectories, type ConfigurationView } from '../access';
 import { FILE_CONTEXTS, defaultContextFor, type FileContext } from '../model/context';
-import { SEVERITY_SETTINGS, type SeveritySetting } from '../rules/types';
+import { SEVERITY_SETTINGS, type Finding, type SeveritySetting } from '../rules/types';
+import { ALL_RULE_IDS, CONFIGURATION_RULES, getRuleInfo } from '../rules';
+import { parseHttpdVersion } from '../model/project';
 import { accessFileNamesIn, collectFiles, describeError, notHttpdReason, type FoundFile, type WalkResult } from './files';
 import { ProjectFiles, contextFromProject, PROJECT_FILE, type ProjectConfig } from './project';
 import { formatJson, formatSarif, formatText, textLine, OUTPUT_FORMATS, type FileReport, type OutputFormat } from './report';
@@ -81,11 +83,15 @@ check options:
                              lines, check the included files in the context
                              they are included in, and check what needs the
                              whole configuration (modules not loaded)
+  --httpd-version VERSION    the 2.4 release the files are meant for (2.4.6…):
+                             report what arrived later (newer-than-target);
+                             else "httpdVersion" of the project file
 
 fix options:
   --diff                     print a unified diff of the fixes (default)
-  --write                    rewrite the files in place (encoding, BOM and line
-                             breaks are kept)
+  --write                    rewrite the files in place (encoding and line
+                             breaks are kept; a byte order mark, which httpd
+                             refuses, is removed)
   --stdout                   print the fixed text of exactly one file
   --mode preserve|intent     preserve: keep what httpd does today (default);
                              intent: what the configuration evidently meant
@@ -105,7 +111,8 @@ fix options:
 
 ${EXPLAIN_HELP}
 Settings may also come from ${PROJECT_FILE} in the file's folder or a parent:
-  { "rules": { "RULE": "warning" }, "fileContexts": { "GLOB": "vhost" } }
+  { "rules": { "RULE": "warning" }, "fileContexts": { "GLOB": "vhost" },
+    "httpdVersion": "2.4.6" }
 
 Exit status: 0 nothing at warning or above, 1 problems found (or left after
 fixing), 2 usage error or unreadable path.
@@ -128,6 +135,8 @@ interface CheckOptions extends CommonOptions {
   report: boolean;
   /** `--root FILE`: follow Include lines from this file; included files are checked in their context. */
   root?: string;
+  /** `--httpd-version`: the 2.4 release the configuration is meant for (newer-than-target); else the project file's. */
+  httpdVersion?: string;
 }
 
 interface FixOptions extends CommonOptions {
@@ -226,7 +235,7 @@ function parseRule(spec: string, into: Record<string, SeveritySetting>): void {
   if (eq <= 0) throw new UsageError(`--rule expects ID=SEVERITY (got "${spec}")`);
   const id = spec.slice(0, eq);
   const sev = oneOf('the severity in --rule', spec.slice(eq + 1), SEVERITY_SETTINGS);
-  if (!getRule(id)) throw new UsageError(`unknown rule "${id}"; known rules: ${RULES.map((r) => r.id).join(', ')}`);
+  if (!getRuleInfo(id)) throw new UsageError(`unknown rule "${id}"; known rules: ${ALL_RULE_IDS.join(', ')}`);
   into[id] = sev;
 }
 
@@ -262,7 +271,12 @@ function parseCheck(args: readonly string[]): CheckOptions {
       r.noValue(opt);
       o.report = true;
     } else if (opt.name === '--root') o.root = r.value(opt);
-    else throw new UsageError(`unknown option ${opt.name} for check`);
+    else if (opt.name === '--httpd-version') {
+      const v = r.value(opt).trim();
+      const parsed = parseHttpdVersion(v);
+      if (!parsed || parsed[0] !== 2 || parsed[1] !== 4) throw new UsageError(`--httpd-version must be "2.4" or a 2.4 release such as "2.4.6" (got "${v}")`);
+      o.httpdVersion = v;
+    } else throw new UsageError(`unknown option ${opt.name} for check`);
   }
   if (o.report) o.format = oneOf('--format with --report', format ?? 'markdown', ['markdown', 'html'] as const);
   else if (format !== undefined) o.format = oneOf('--format', format, OUTPUT_FORMATS);
@@ -310,6 +324,8 @@ interface Loaded {
   decoded: DecodedFile;
   context: FileContext;
   service: ApacheConfService;
+  /** The project file that applies to it, if any. */
+  project: ProjectConfig | null;
 }
 
 /** Reads files and picks settings for each; collects every problem on the way. */
@@ -367,7 +383,7 @@ class Session {
     }
     const project = this.projects.forFile(file.absolute);
     const context = contextForFile(file.absolute, this.opts.context, project, file.accessFile);
-    return { file, bytes, decoded, context, service: this.serviceFor(project) };
+    return { file, bytes, decoded, context, service: this.serviceFor(project), project };
   }
 
   private serviceFor(project: ProjectConfig | null): ApacheConfService {
@@ -620,21 +636,20 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
       if (r.text !== null && r.edits) a = l.service.withRewriteInConfiguration(a, { edits: r.edits, root: nodePath.basename(o.root!) });
       else if (r.why && r.why !== NO_HOST_RULES) a = l.service.withRefusalInConfiguration(a, r.why, nodePath.basename(o.root!));
     }
-    const report = toReport(file, l.service, a);
-    for (const f of wide.filter((w) => w.path === file.absolute)) {
-      const setting = o.rules[f.rule];
-      if (setting === 'ignore') continue;
-      const severity = setting ?? (f.rule === 'compat-module' ? 'hint' : 'warning');
-      report.diagnostics.push({ severity, diagnostic: l.service.toDiagnostic(a, { ...f, severity }) });
-    }
-    reports.push(report);
+    // The configuration's findings and the target release's, under the same settings (command
+    // line, project file) and disable comments as the file's own.
+    const extra: Finding[] = wide.filter((w) => w.path === file.absolute).map(({ path: _path, ...f }) => f);
+    const target = o.httpdVersion ?? l.project?.httpdVersion;
+    if (target) extra.push(...l.service.versionFindings(a, target));
+    a = l.service.addFindings(a, extra);
+    reports.push(toReport(file, l.service, a));
   }
   for (const e of errors) session.reportIoError(e.path, e.message);
   session.reportSkipped();
   const badProject = session.reportProjectProblems();
 
   if (o.format === 'json') io.stdout.write(formatJson(reports));
-  else if (o.format === 'sarif') io.stdout.write(formatSarif(reports, RULES, packageVersion));
+  else if (o.format === 'sarif') io.stdout.write(formatSarif(reports, [...RULES, ...CONFIGURATION_RULES], packageVersion));
   else io.stdout.write(formatText(reports));
 
   if (session.ioErrors > 0 || badProject) return 2;

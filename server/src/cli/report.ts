@@ -5,7 +5,7 @@
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { Severity } from '../rules/types';
-import type { Rule } from '../rules/types';
+import type { RuleInfo } from '../rules/configuration';
 import { ruleDocsUrl } from '../rules/docs';
 
 /** One checked file: its path as shown, and its diagnostics with their severity words. */
@@ -102,7 +102,7 @@ export function sarifUri(display: string, absolute: string): string {
 }
 
 /** SARIF 2.1.0: one run, every registered rule, one result per diagnostic (1-based regions, UTF-16 columns). */
-export function formatSarif(reports: readonly FileReport[], rules: readonly Rule[], version: string): string {
+export function formatSarif(reports: readonly FileReport[], rules: readonly RuleInfo[], version: string): string {
   const ruleIndex = new Map<string, number>();
   const sarifRules = rules.map((r, i) => {
     ruleIndex.set(r.id, i);

@@ -15,8 +15,9 @@ import { getDirective } from '../facts';
 import { in22Branch, code } from '../rules/scope';
 import { compareVersions, parseHttpdVersion, type HttpdVersion } from '../model/project';
 
-export const NEWER_THAN_TARGET = 'newer-than-target';
-export const NEWER_THAN_TARGET_DEFAULT = 'warning' as const;
+import { NEWER_THAN_TARGET, NEWER_THAN_TARGET_DEFAULT } from '../rules/configuration';
+
+export { NEWER_THAN_TARGET, NEWER_THAN_TARGET_DEFAULT };
 
 function formatVersion(v: HttpdVersion): string {
   return v[2] === Infinity ? `${v[0]}.${v[1]}` : v.join('.');

@@ -9,7 +9,7 @@ import { trimEndChars } from '../syntax';
 import { FILE_CONTEXTS, type FileContext } from '../model/context';
 import { SEVERITY_SETTINGS, type SeveritySetting } from '../rules/types';
 import { parseHttpdVersion } from '../model/project';
-import { NEWER_THAN_TARGET, NEWER_THAN_TARGET_DEFAULT } from '../features/version';
+import { CONFIGURATION_RULES } from '../rules';
 
 export const SECTION = 'apacheconf';
 
@@ -60,10 +60,7 @@ export const MAX_INCLUDE_DEPTH = 64;
  * the whole configuration or the target version), with their defaults. They
  * are configured in `apacheconf.rules` like the others.
  */
-export const CONFIGURATION_RULES: ReadonlyArray<{ id: string; defaultSeverity: SeveritySetting }> = [
-  { id: 'module-not-loaded', defaultSeverity: 'warning' },
-  { id: NEWER_THAN_TARGET, defaultSeverity: NEWER_THAN_TARGET_DEFAULT },
-];
+export { CONFIGURATION_RULES };
 
 /** The longest debounce accepted; anything above is clamped (a typo of 150000 should not freeze diagnostics). */
 export const MAX_DEBOUNCE_MS = 10_000;

@@ -14,6 +14,7 @@ import { accessIntentRule } from './access-intent';
 import { invalidRequireRule } from './invalid-require';
 import { deadRequireRule } from './dead-require';
 import { compatSwitchRule } from './compat-switch';
+import { CONFIGURATION_RULES, type RuleInfo } from './configuration';
 
 /** Every rule, in the order of the README's table. */
 export const RULES: readonly Rule[] = [
@@ -45,6 +46,17 @@ export function getRule(id: string): Rule | undefined {
   return byId.get(id);
 }
 
+const infoById = new Map<string, RuleInfo>([...RULES, ...CONFIGURATION_RULES].map((r) => [r.id, r]));
+
+/** Any rule's id, default severity and summary: the per-file rules and the configuration-wide ones. */
+export function getRuleInfo(id: string): RuleInfo | undefined {
+  return infoById.get(id);
+}
+
+/** Every rule id, in the README's order. */
+export const ALL_RULE_IDS: readonly string[] = [...infoById.keys()];
+
 export * from './types';
 export { collectSuppressions } from './suppress';
 export { ruleDocsUrl } from './docs';
+export { CONFIGURATION_RULES, MODULE_NOT_LOADED, NEWER_THAN_TARGET, NEWER_THAN_TARGET_DEFAULT, type RuleInfo } from './configuration';
