@@ -36,6 +36,9 @@ const FACTS: DirectiveFact[] = [
   fact('IfModule', 'core', all, '<IfModule [!]module-file|module-identifier> ... </IfModule>', { section: true }),
   fact('IfDefine', 'core', all, '<IfDefine [!]parameter-name> ... </IfDefine>', { section: true }),
   fact('MDomainSet', 'mod_md', ['server'], '<MDomainSet dns-name [other-dns-name...]>...</MDomainSet>', { section: true }),
+  fact('SSLProxyEngine', 'mod_ssl', ['server', 'vhost', 'directory'], 'SSLProxyEngine on|off', { proxySection: true }),
+  fact('Proxy', 'mod_proxy', ['server', 'vhost'], '<Proxy wildcard-url> ...</Proxy>', { section: true }),
+  fact('Location', 'core', ['server', 'vhost'], '<Location URL-path|URL> ... </Location>', { section: true }),
 ];
 const MODULES: ModuleFact[] = [
   { name: 'mod_ssl', id: 'ssl_module', file: 'mod_ssl.c', status: 'current', description: 'TLS.', url: U + 'mod_ssl.html' },
@@ -79,6 +82,10 @@ const cases: Case[] = [
   { name: 'partial name at top level', marked: 'Serv|', has: ['ServerName'] },
   { name: 'inside VirtualHost: vhost context', marked: '<VirtualHost *:80>\n  |\n</VirtualHost>', has: ['ServerName', '<Directory>', 'ErrorLog'], hasNot: ['Listen', 'LoadModule', '<VirtualHost>', 'Require'] },
   { name: 'inside Directory: directory context', marked: '<Directory /x>\n  Req|\n</Directory>', has: ['Require', 'AllowOverride', 'Options', '<Files>'], hasNot: ['ServerName', '<Directory>'] },
+  // The manual's "proxy section" context: httpd 2.4.71 says "SSLProxyEngine not allowed in <Directory> context".
+  { name: 'proxy-section directives: at the server and vhost level and in <Proxy>', marked: '<VirtualHost *>\n<Proxy "*">\nSSLProxy|\n</Proxy>\n</VirtualHost>', has: ['SSLProxyEngine'] },
+  { name: 'proxy-section directives: not in <Directory>, <Location> or <Files>', marked: '<Location /x>\n<IfModule a>\nSSLProxy|\n</IfModule>\n</Location>', hasNot: ['SSLProxyEngine'] },
+  { name: 'proxy-section directives: at the top level', marked: 'SSLProxy|', has: ['SSLProxyEngine'] },
   { name: 'inside IfModule inside Directory: still directory', marked: '<Directory /x>\n<IfModule a>\n|\n</IfModule>\n</Directory>', has: ['Require'], hasNot: ['ServerName'] },
   { name: 'inside IfModule inside VirtualHost: vhost', marked: '<VirtualHost *>\n<IfModule a>\n|\n</IfModule>\n</VirtualHost>', has: ['ServerName'], hasNot: ['Require', 'Listen'] },
   { name: '.htaccess: htaccess-valid directives only, at any depth', marked: '<Files x>\n|\n</Files>', ctx: 'htaccess', has: ['Require', 'Options', '<Files>'], hasNot: ['AllowOverride', 'ServerName', '<Directory>'] },

@@ -172,10 +172,10 @@ export function completionAt(
 ): CompletionItem[] {
   const text = doc.text;
   const node = lineAt(doc, offset);
-  if (!node) return directiveItems(doc, catalog, scopeAt(null, fileContext), { start: offset, end: offset, prefix: '' });
+  if (!node) return directiveItems(doc, catalog, scopeAt(null, fileContext), { start: offset, end: offset, prefix: '' }, null);
 
   if (node.type === 'blank' || offset < node.start) {
-    return directiveItems(doc, catalog, scopeAt(node.parent, fileContext), { start: offset, end: offset, prefix: '' });
+    return directiveItems(doc, catalog, scopeAt(node.parent, fileContext), { start: offset, end: offset, prefix: '' }, node.parent);
   }
   if (node.type === 'comment') return [];
 
@@ -199,7 +199,7 @@ export function completionAt(
     if (ti === 0) {
       const lt = text[s.name.start - 1] === '<' ? s.name.start - 1 : s.name.start;
       const bare = s.args.length === 0 && gt < 0 && node.end === s.name.end;
-      return sectionItems(doc, catalog, scopeAt(s.parent, fileContext), { start: lt, end: s.name.end, prefix: text.slice(lt, offset) }, bare);
+      return sectionItems(doc, catalog, scopeAt(s.parent, fileContext), { start: lt, end: s.name.end, prefix: text.slice(lt, offset) }, bare, s.parent);
     }
     return sectionArgItems(doc, catalog, s, ti - 1, word);
   }
@@ -209,9 +209,9 @@ export function completionAt(
       const scope = scopeAt(node.parent, fileContext);
       if (node.name.raw.startsWith('<')) {
         const bare = node.args.length === 0;
-        return sectionItems(doc, catalog, scope, { start: node.name.start, end: node.name.end, prefix: word.prefix }, bare);
+        return sectionItems(doc, catalog, scope, { start: node.name.start, end: node.name.end, prefix: word.prefix }, bare, node.parent);
       }
-      return directiveItems(doc, catalog, scope, word);
+      return directiveItems(doc, catalog, scope, word, node.parent);
     }
     return argumentItems(doc, catalog, node, ti - 1, word, options);
   }
@@ -285,11 +285,23 @@ function sectionItem(doc: ConfigDocument, f: DirectiveFact, w: Word, snippet: bo
   return item;
 }
 
+/**
+ * True when `f` may be written in `scope` under `parent`. A directive whose directory-level
+ * context is "proxy section" (SSLProxy*, ProxyAddHeaders…) is read in `<Proxy>` and
+ * `<ProxyMatch>` only: httpd refuses it in `<Directory>`, `<Location>` or `<Files>`.
+ */
+function allowedAt(f: DirectiveFact, scope: FileContext, parent: SectionNode | null): boolean {
+  if (!f.contexts.includes(scope)) return false;
+  if (scope !== 'directory' || !f.proxySection) return true;
+  for (let s = parent; s; s = s.parent) if (DIRECTORY_LIKE.has(s.key)) return s.key === 'proxy' || s.key === 'proxymatch';
+  return false;
+}
+
 /** At the start of a line or in a directive name: directives and section snippets valid in `scope`. */
-function directiveItems(doc: ConfigDocument, catalog: Catalog, scope: FileContext, w: Word): CompletionItem[] {
+function directiveItems(doc: ConfigDocument, catalog: Catalog, scope: FileContext, w: Word, parent: SectionNode | null): CompletionItem[] {
   const out: CompletionItem[] = [];
   for (const f of catalog.allDirectives()) {
-    if (!f.contexts.includes(scope)) continue;
+    if (!allowedAt(f, scope, parent)) continue;
     if (f.section) out.push(sectionItem(doc, f, w, true, f.name));
     else out.push(directiveItem(doc, f, w));
   }
@@ -297,10 +309,10 @@ function directiveItems(doc: ConfigDocument, catalog: Catalog, scope: FileContex
 }
 
 /** After `<`: section names; a snippet with the closing tag when the tag is still bare. */
-function sectionItems(doc: ConfigDocument, catalog: Catalog, scope: FileContext, w: Word, bare: boolean): CompletionItem[] {
+function sectionItems(doc: ConfigDocument, catalog: Catalog, scope: FileContext, w: Word, bare: boolean, parent: SectionNode | null): CompletionItem[] {
   const out: CompletionItem[] = [];
   for (const f of catalog.allDirectives()) {
-    if (!f.section || !f.contexts.includes(scope)) continue;
+    if (!f.section || !allowedAt(f, scope, parent)) continue;
     out.push(sectionItem(doc, f, w, bare, `<${f.name}`));
   }
   return out;
