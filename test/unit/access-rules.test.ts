@@ -174,6 +174,13 @@ describe('invalid-require: fragments included inside a Require container', () =>
     assert.equal(fs.length, 2);
     assert.deepEqual(fs.map((f) => f.severity), ['information', 'information']);
     assert.match(fs[0].message, /included inside/);
+    // One sentence end between httpd's reason and the note (it read "…line).. This file…").
+    for (const f of fs) assert.doesNotMatch(f.message, /\.\./);
+  });
+  it('the note after a reason that ends in a full stop has one full stop', () => {
+    const fs = createService().analyze({ text: 'Require all granted\n<RequireNone>\n</RequireNone>\n', uri: 'file:///etc/apache2/conf.d/x.conf' }).findings.filter((f) => f.rule === 'invalid-require');
+    assert.ok(fs.some((f) => /This file holds Require lines/.test(f.message)));
+    for (const f of fs) assert.doesNotMatch(f.message, /\.\./, f.message);
   });
   it('in an .htaccess file (whose top level is the implicit RequireAny) it stays an error', () => {
     const fs = createService().analyze({ text: 'Require not ip 192.0.2.1\n', uri: 'file:///srv/www/.htaccess' }).findings.filter((f) => f.rule === 'invalid-require');

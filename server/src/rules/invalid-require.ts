@@ -36,7 +36,7 @@ export const invalidRequireRule: Rule = {
       return {
         ...f,
         severity: 'information',
-        message: `${f.message.replace(/ \(a section's .*\)$/, '')}. This file holds Require lines at its top level, where httpd does not read them, so it must be included inside a section; this line is valid only if that place is a <RequireAll>.`,
+        message: `${f.message.replace(/ \(a section's .*\)\.?$/, '').replace(/\.$/, '')}. This file holds Require lines at its top level, where httpd does not read them, so it must be included inside a section; this line is valid only if that place is a <RequireAll>.`,
       };
     });
   },
