@@ -1,11 +1,13 @@
 /**
  * The directive catalog: facts generated from the httpd 2.4 manual
  * (generated.json, see scripts/gen-catalog.mjs), the 2.2-era entries of
- * legacy.ts, and descriptions written for this project. Every other layer
+ * legacy.ts, the few directives stock modules register that the manual does
+ * not document (undocumented.ts), and descriptions written for this project. Every other layer
  * reads directives and modules through these functions.
  */
 import type { DirectiveContext, DirectiveFact, ModuleFact } from './types';
 import { BUILTIN_SOURCES, LEGACY_DIRECTIVES, LEGACY_MODULES } from './legacy';
+import { UNDOCUMENTED_DIRECTIVES } from './undocumented';
 import generated from './generated.json';
 import descriptionsAL from './descriptions/directives-a-l.json';
 import descriptionsMZ from './descriptions/directives-m-z.json';
@@ -51,6 +53,8 @@ function build(): { directives: DirectiveFact[]; byName: Map<string, DirectiveFa
   for (const [key, old] of legacy) {
     byName.set(key, { ...old, description: directiveDescriptions.get(key) ?? old.description });
   }
+  // Registered by stock modules, missing from the manual (the manual's facts win if it gains them).
+  for (const f of UNDOCUMENTED_DIRECTIVES) if (!byName.has(f.name.toLowerCase())) byName.set(f.name.toLowerCase(), f);
   const directives = [...byName.values()].sort((a, b) => compareNames(a.name, b.name));
   return { directives, byName };
 }
