@@ -6,7 +6,7 @@
  * nodes cover the text end to end and print gives the input back.
  */
 import assert from 'node:assert/strict';
-import { decode, encode, parse, positionAt, print, type ConfigDocument, type DirectiveNode, type SectionNode } from '../../server/src/syntax';
+import { decode, encode, offsetAt, parse, physicalLine, positionAt, print, type ConfigDocument, type DirectiveNode, type SectionNode } from '../../server/src/syntax';
 
 /** The invariants every parse must keep. */
 function invariants(text: string, doc: ConfigDocument): void {
@@ -422,6 +422,24 @@ describe('parser', () => {
       c.check(doc, c.text);
     });
   }
+
+  // httpd ends lines at LF only, so a lone CR is text to it (one line below); LSP clients end
+  // lines at a lone CR too, and a Position must count lines as they do.
+  it('positions count a lone CR as a line end (LSP); httpd line numbers do not', () => {
+    const text = '<Directory "/srv/a">\r\tOrder allow,deny\r</Directory>\r\nListen 80\n';
+    const doc = parse(text);
+    const order = text.indexOf('Order');
+    assert.deepEqual(positionAt(doc, order), { line: 1, character: 1 });
+    assert.equal(offsetAt(doc, { line: 1, character: 1 }), order);
+    assert.deepEqual(positionAt(doc, text.indexOf('</Directory>')), { line: 2, character: 0 });
+    assert.deepEqual(positionAt(doc, text.indexOf('Listen')), { line: 3, character: 0 });
+    assert.equal(physicalLine(doc, order), 0);
+    assert.equal(physicalLine(doc, text.indexOf('Listen')), 1);
+    // CRLF and LF files: the two models agree.
+    const crlf = parse('A 1\r\nB 2\r\n');
+    assert.deepEqual(positionAt(crlf, 5), { line: 1, character: 0 });
+    assert.equal(physicalLine(crlf, 5), 1);
+  });
 
   it('Latin-1 bytes decode one to one, parse, and encode back to the same bytes', () => {
     const bytes = Buffer.concat([Buffer.from('# R'), Buffer.from([0xe9]), Buffer.from('pertoire\nAlias /caf'), Buffer.from([0xe9]), Buffer.from(' /srv/x\n')]);

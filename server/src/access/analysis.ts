@@ -8,7 +8,7 @@
  *     meet for some request (§6.1, §6.2);
  *   - htaccess-override: what a rewrite in .htaccess needs (§8.4 rule 3).
  */
-import { eolOf, indentAt, openTagText, positionAt, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
+import { eolOf, indentAt, openTagText, physicalLine, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
 import type { FileContext } from '../model/context';
 import { buildModel, decidesAccess, isAllMethods, leaves, type AccessModel, type AuthzContainer, type AuthzLeaf, type AuthzNode, type Problem, type Scope } from './model';
 import { accessScopes, appliedScopes, mergeApplied, type Applied, type MergedState, type Tree } from './evaluate';
@@ -42,7 +42,7 @@ export function label(s: Scope | null): string {
 }
 
 function where(doc: ConfigDocument, s: Scope): string {
-  return s.section ? `${label(s)} (line ${positionAt(doc, s.section.open.start).line + 1})` : label(s);
+  return s.section ? `${label(s)} (line ${physicalLine(doc, s.section.open.start) + 1})` : label(s);
 }
 
 // ---------------------------------------------------------------------------------------------

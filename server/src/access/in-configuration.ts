@@ -10,7 +10,7 @@
  * from), the plan is made on the configuration and each rewrite is carried back to the file:
  * exact when its edits fall in the file's own lines, and the same wherever the file is included.
  */
-import { eolOf, parse, positionAt, type ConfigDocument, type DirectiveNode, type OffsetEdit } from '../syntax';
+import { eolOf, parse, physicalLine, type ConfigDocument, type DirectiveNode, type OffsetEdit } from '../syntax';
 import { checkEditsAt, planMigration, type SectionPlan } from './plan';
 import type { FileContext } from '../model/context';
 import { PROVIDERS } from '../facts/providers';
@@ -72,7 +72,7 @@ class OffsetMap {
   /** `offset` of the configuration in the file, with the configuration line it sits on; an end offset at a line start counts as the end of the line before. */
   map(offset: number, isEnd: boolean): { at: number; k: number; line: number } | null {
     const starts = this.view.doc.lineStarts;
-    let k = positionAt(this.view.doc, offset).line;
+    let k = physicalLine(this.view.doc, offset);
     if (isEnd && k > 0 && starts[k] === offset) k--;
     const line = this.fileLine(k);
     if (line < 0) return null;
@@ -111,8 +111,8 @@ class OffsetMap {
     this.others = new Set();
     for (const e of list) {
       const starts = this.view.doc.lineStarts;
-      const k0 = positionAt(this.view.doc, e.start).line;
-      let k1 = positionAt(this.view.doc, e.end).line;
+      const k0 = physicalLine(this.view.doc, e.start);
+      let k1 = physicalLine(this.view.doc, e.end);
       if (e.end > e.start && k1 > 0 && starts[k1] === e.end) k1--;
       const other = this.otherFile(k0, k1);
       if (other !== null && other !== this.view.path) {
@@ -191,7 +191,7 @@ export function plansInConfiguration(view: ConfigurationView, file: ConfigDocume
     if (!sp.exact) continue;
     const paths = new Set<string>();
     for (const d of sp.compatDirectives) {
-      const o = view.origins[positionAt(view.doc, d.start).line];
+      const o = view.origins[physicalLine(view.doc, d.start)];
       if (o) paths.add(o.path);
     }
     for (const e of sp.exact.edits) {
@@ -282,7 +282,7 @@ export function viewAfterEdits(view: ConfigurationView, before: ConfigDocument, 
     // The configuration ends each inlined file with a line break.
     if (seg.length && !seg.endsWith('\n')) seg += '\n';
     parts.push(seg);
-    let line = positionAt({ lineStarts: afterStarts, text: after }, a).line;
+    let line = physicalLine({ lineStarts: afterStarts, text: after }, a);
     for (let i = 0; i < seg.length; i++) if (seg.charCodeAt(i) === 10) origins.push({ path: view.path, line: line++ });
     k = m + 1;
   }

@@ -14,7 +14,7 @@
  * Files are read through a small reader, so this stays free of the disk and
  * of the transport (the CLI passes the disk; tests pass a table).
  */
-import { parse, positionAt, trimEndChars, type ChildNode, type ConfigDocument, type DirectiveNode, type SectionNode } from '../syntax';
+import { parse, physicalLine, trimEndChars, type ChildNode, type ConfigDocument, type DirectiveNode, type SectionNode } from '../syntax';
 import type { FileContext } from '../model/context';
 import { getDirective } from '../facts';
 import { fnmatchPath } from '../access/evaluate';
@@ -315,7 +315,7 @@ export function checkHtaccess(doc: ConfigDocument, ov: Overrides): { fatal: Viol
   };
   if (doc.errors.length) {
     const e = doc.errors[0];
-    const line = doc.lineStarts ? positionAt(doc, e.start).line : 0;
+    const line = doc.lineStarts ? physicalLine(doc, e.start) : 0;
     return { fatal: { line, directive: '', effect: `${e.message}: httpd cannot read this .htaccess and answers 500`, unknown: false }, skip };
   }
   visit(doc.children);

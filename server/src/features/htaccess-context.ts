@@ -11,7 +11,7 @@
  * The rewrite is exact when every copy's sections get an exact rewrite that edits nothing but the
  * copies, and every copy comes out the same.
  */
-import { applyEdits, parse, positionAt, trimEndChars, type ConfigDocument, type OffsetEdit, type SectionNode } from '../syntax';
+import { applyEdits, parse, physicalLine, trimEndChars, type ConfigDocument, type OffsetEdit, type SectionNode } from '../syntax';
 import { checkEditsAt, COMPAT_KEYS, isAccessKey, planMigration } from '../access';
 import type { HtaccessUnder } from '../rules';
 import { accessFileNames, checkHtaccess, directoryCopy, mainServerListen, overridesFor, virtualHosts, type Overrides } from './explain-disk';
@@ -173,7 +173,7 @@ function withoutHosts(config: ConfigDocument, vhosts: readonly SectionNode[]): {
   const lineOf: number[] = [];
   const keep = (from: number, to: number): void => {
     if (from >= to) return;
-    const l0 = positionAt(config, from).line;
+    const l0 = physicalLine(config, from);
     const chunk = config.text.slice(from, to);
     const n = lineCount(chunk) + (chunk.endsWith('\n') ? 0 : 1);
     for (let i = 0; i < n; i++) lineOf.push(l0 + i);
@@ -277,7 +277,7 @@ function rewriteIn(
       if (other) return { text: null, why: `the rewrite would also change ${other.file}, which is read together with it: rewriting the two together is not supported yet.` };
       if (!inside(e.start) || !inside(e.end)) {
         // The line in the configuration as given: the copies spliced before it pushed it down.
-        let line = positionAt(doc, e.start).line;
+        let line = physicalLine(doc, e.start);
         for (const x of spliced) if (x.end <= e.start) line -= x.lines;
         // Host rules of the server config there are for the user to migrate; otherwise a later
         // section sets access for the same requests, and only a joint rewrite would be exact.

@@ -1,4 +1,12 @@
-/** Offsets ⇄ LSP positions (0-based line, UTF-16 character), from a document's line starts. */
+/**
+ * Offsets ⇄ LSP positions (0-based line, UTF-16 character).
+ *
+ * Two line models meet here. httpd ends a line at LF only (a lone CR is text to it), and the
+ * tree's `lineStarts` and `line` fields follow httpd: configuration line numbers and the mapping
+ * of an inlined file's lines (physicalLine). LSP ends a line at LF, CRLF or a lone CR, and a
+ * Position must count lines as the client does, so positionAt, offsetAt and rangeOf use a table
+ * with a line start after every lone CR too. Files without a lone CR (nearly all) share one table.
+ */
 import type { ConfigDocument } from './ast';
 
 export interface Position {
@@ -10,9 +18,32 @@ export interface Range {
   end: Position;
 }
 
-export function positionAt(doc: Pick<ConfigDocument, 'lineStarts' | 'text'>, offset: number): Position {
+type Lines = Pick<ConfigDocument, 'lineStarts' | 'text'>;
+
+/** The LSP line starts of each document, by its (httpd) line-start table. */
+const LSP_STARTS = new WeakMap<readonly number[], readonly number[]>();
+
+function lspStarts(doc: Lines): readonly number[] {
   const starts = doc.lineStarts;
-  offset = Math.max(0, Math.min(offset, doc.text.length));
+  const known = LSP_STARTS.get(starts);
+  if (known) return known;
+  const text = doc.text;
+  let cr = text.indexOf('\r');
+  while (cr >= 0 && text.charCodeAt(cr + 1) === 10) cr = text.indexOf('\r', cr + 2);
+  let out: readonly number[] = starts;
+  if (cr >= 0) {
+    const all = [0];
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) all.push(i + 1);
+    }
+    out = all;
+  }
+  LSP_STARTS.set(starts, out);
+  return out;
+}
+
+function lineIn(starts: readonly number[], offset: number): number {
   let lo = 0;
   let hi = starts.length - 1;
   while (lo < hi) {
@@ -20,11 +51,23 @@ export function positionAt(doc: Pick<ConfigDocument, 'lineStarts' | 'text'>, off
     if (starts[mid] <= offset) lo = mid;
     else hi = mid - 1;
   }
-  return { line: lo, character: offset - starts[lo] };
+  return lo;
 }
 
-export function offsetAt(doc: Pick<ConfigDocument, 'lineStarts' | 'text'>, pos: Position): number {
-  const starts = doc.lineStarts;
+/** The 0-based line httpd counts an offset on (LF-ended lines): configuration line numbers, inlined files' lines. */
+export function physicalLine(doc: Lines, offset: number): number {
+  return lineIn(doc.lineStarts, Math.max(0, Math.min(offset, doc.text.length)));
+}
+
+export function positionAt(doc: Lines, offset: number): Position {
+  const starts = lspStarts(doc);
+  offset = Math.max(0, Math.min(offset, doc.text.length));
+  const line = lineIn(starts, offset);
+  return { line, character: offset - starts[line] };
+}
+
+export function offsetAt(doc: Lines, pos: Position): number {
+  const starts = lspStarts(doc);
   if (pos.line < 0) return 0;
   if (pos.line >= starts.length) return doc.text.length;
   const lineStart = starts[pos.line];
@@ -32,6 +75,6 @@ export function offsetAt(doc: Pick<ConfigDocument, 'lineStarts' | 'text'>, pos: 
   return Math.max(lineStart, Math.min(lineStart + pos.character, next));
 }
 
-export function rangeOf(doc: Pick<ConfigDocument, 'lineStarts' | 'text'>, start: number, end: number): Range {
+export function rangeOf(doc: Lines, start: number, end: number): Range {
   return { start: positionAt(doc, start), end: positionAt(doc, end) };
 }
