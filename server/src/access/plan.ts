@@ -13,7 +13,7 @@
  * gives the same status everywhere is offered; if none does, the reason names
  * a request that would change.
  */
-import { applyEdits, eolOf, indentAt, openTagText, parse, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
+import { applyEdits, eolOf, indentAt, openTagText, parse, physicalLine, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
 import type { FileContext } from '../model/context';
 import { ALL_READERS, readBy24Surely, readDependsOnCompat, readersInside, readersOf, readWithCompatOnly, settledByFile, testKeyOf } from '../model/guards';
 import {
@@ -1270,6 +1270,9 @@ export function planMigration(doc: ConfigDocument, ctx: FileContext, options: Pl
   return plan;
 }
 
+/** Parse errors after which the tree's sections may not be the ones the author meant. */
+const STRUCTURAL_ERRORS = new Set(['unclosed-section', 'stray-close', 'mismatched-close', 'missing-gt', 'empty-section-name']);
+
 function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions): MigrationPlan {
   const model = buildModel(doc, ctx);
   const plan: MigrationPlan = { sections: [], notes: [] };
@@ -1285,7 +1288,11 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
   const splitScopes = scopesReadDifferently(doc, model);
   const openDirs = ctx === 'server' || ctx === 'vhost' ? overrideDirs(model) : [];
   let envTested: Set<string> | null | undefined;
-  for (const group of groupsOf(model)) {
+  // Section tags that do not pair up: httpd refuses the file, so there is no behaviour to keep, and
+  // the tree's nesting is only a guess at what was meant. No rewrite is checked (which also keeps a
+  // file of thousands of unclosed sections, each nested in the last, from costing minutes).
+  const broken = doc.errors.find((e) => STRUCTURAL_ERRORS.has(e.code));
+  for (const group of broken ? [] : groupsOf(model)) {
     const compat = group.filter((s) => s.compat);
     const fail = (reason: string) => {
       for (const x of compat) byScope.get(x)!.reason = reason;
@@ -1402,6 +1409,11 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
       const dirs = [...new Set(below.map((d) => d.pattern))];
       for (const x of compat) byScope.get(x)!.htaccessBelow = dirs;
     }
+  }
+  if (broken) {
+    const what = broken.message.replace(/\.$/, '');
+    const where = /\(line \d+\)/.test(what) ? what : `line ${physicalLine(doc, broken.start) + 1}: ${what}`;
+    for (const sp of plan.sections) sp.reason = `httpd cannot read this file as it stands (${where}), so there is no behaviour to keep and the nesting of its sections is a guess; fix the section tags first.`;
   }
   if (options.exactOnly) return plan;
   plan.notes = accessNotes(doc, ctx, model);

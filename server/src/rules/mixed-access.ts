@@ -15,7 +15,7 @@
  * host rules under `<IfModule !mod_authz_core.c>` is not mixed.
  */
 import type { DirectiveNode, Finding, Rule, SectionNode } from './types';
-import { code, coRead, COMPAT_DIRECTIVES, directivesOfScope, scopeOf } from './scope';
+import { code, coRead, COMPAT_DIRECTIVES, directivesOfScope, scopeOf, TRANSPARENT } from './scope';
 import { PROVIDERS } from '../facts/providers';
 import { crossSectionMixed } from './access-mixed';
 import { directivesNamed, openTagText } from '../syntax';
@@ -26,11 +26,12 @@ const CONTAINERS = new Set(['requireall', 'requireany', 'requirenone']);
 /** Why a directive is 2.4 style, or null when it is not. */
 export function newStyleReason(d: DirectiveNode): string | null {
   if (d.key === 'authmerging') return code('AuthMerging');
-  // The nearest enclosing Require container (walked without building the ancestor list: this
-  // runs for every directive of every section that has host rules).
-  let inContainer: SectionNode | null = d.parent;
-  while (inContainer && !CONTAINERS.has(inContainer.key)) inContainer = inContainer.parent;
-  if (inContainer) return code('<' + inContainer.name.value + '>');
+  // The nearest enclosing Require container, up to the directive's own section: a container
+  // cannot hold a section, so the walk ends there (it runs for every directive of every section
+  // that has host rules, and a broken file can nest thousands of sections).
+  for (let p: SectionNode | null = d.parent; p && TRANSPARENT.has(p.key); p = p.parent) {
+    if (CONTAINERS.has(p.key)) return code('<' + p.name.value + '>');
+  }
   if (d.key !== 'require' || !d.args.length) return null;
   const first = d.args[0].value;
   if (first.toLowerCase() === 'not') return code('Require not');
