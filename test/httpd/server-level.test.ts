@@ -157,3 +157,96 @@ describe('a <Limit> that registers a method (real httpd)', function () {
     }
   });
 });
+
+// A `<Directory>` may name a file. A request for something below it (/a/h.html/extra) reaches the
+// file with the rest as path_info, and httpd's directory walk stops at the file without applying
+// the section that names it: those requests get the parent's rules. The engine once took the
+// section as applying to them, copied its host rules into a `<Location /a/h.html>` (which also
+// matches /a/h.html/extra), and the rewrite answered 404, or with `AcceptPathInfo On` 200, where
+// the original answered 403 (found by a black-box run against httpd 2.4.71).
+describe('a <Directory> that names a file, requested with path_info (real httpd)', function () {
+  this.timeout(180_000);
+  const server = [
+    '<Directory "@DOCROOT@">',
+    '  Order deny,allow',
+    '  Deny from all',
+    '</Directory>',
+    '<Directory "@DOCROOT@/a/h.html">',
+    '  AuthType Basic',
+    '  AuthName x',
+    '  AuthUserFile "@USERS@"',
+    '  Require valid-user',
+    '  Order deny,allow',
+    '  Deny from all',
+    '  Allow from 127.0.0.2',
+    '  Satisfy any',
+    '</Directory>',
+    '<Location /a/h.html>',
+    '  Require ip 127.0.0.3',
+    '</Location>',
+  ].join('\n');
+  // What the engine wrote before it took path_info into account.
+  const formerRewrite = [
+    '<Directory "@DOCROOT@">',
+    '  Require all denied',
+    '</Directory>',
+    '<Directory "@DOCROOT@/a/h.html">',
+    '  AuthType Basic',
+    '  AuthName x',
+    '  AuthUserFile "@USERS@"',
+    '  Require ip 127.0.0.2',
+    '  Require valid-user',
+    '</Directory>',
+    '<Location /a/h.html>',
+    '  Require ip 127.0.0.2',
+    '  Require ip 127.0.0.3',
+    '</Location>',
+  ].join('\n');
+  const users = { alice: 'alice-pw' };
+  const files = { 'a/h.html': 'h\n' };
+
+  it('the engine offers no exact rewrite, and httpd shows what the former one changed', async function () {
+    const text = forEngine(`DocumentRoot "@DOCROOT@"\n${server}\n`);
+    const { plan } = migrateText(text, 'server');
+    assert.ok(plan.sections.length > 0 && plan.sections.every((s) => !s.exact), JSON.stringify(plan.sections.map((s) => s.reason)));
+    if (!httpdOrSkip(this)) return;
+    for (const pathInfo of ['', '\nAcceptPathInfo On']) {
+      const before = await startOracle([{ id: 'pi', config: 'DocumentRoot "@DOCROOT@"' + pathInfo, serverConfig: server, files }], { compat: true, users });
+      const after = await startOracle([{ id: 'pi', config: 'DocumentRoot "@DOCROOT@"' + pathInfo, serverConfig: formerRewrite, files }], { compat: false, users });
+      try {
+        const reqs: OracleRequestFor[] = ['/a/h.html', '/a/h.html/extra'].flatMap((path) => FROMS.flatMap((from) => [undefined, { user: 'alice', password: 'alice-pw' }].map((auth) => ({ caseId: 'pi', path, from, ...(auth ? { auth } : {}) }))));
+        const a = await before.requestAll(reqs);
+        const b = await after.requestAll(reqs);
+        const diff = mismatches(reqs, a, b);
+        // The file itself: the same answers. Below it, from 127.0.0.2 and 127.0.0.3: not.
+        assert.ok(diff.length > 0, 'the former rewrite differs somewhere');
+        for (const d of diff) assert.match(JSON.stringify(d), /\/a\/h\.html\/extra/);
+        assert.ok(diff.some((d) => /127\.0\.0\.2/.test(JSON.stringify(d))) && diff.some((d) => /127\.0\.0\.3/.test(JSON.stringify(d))), JSON.stringify(diff));
+      } finally {
+        await before.stop();
+        await after.stop();
+      }
+    }
+  });
+
+  // Without the `<Location>`, each section keeps its own rules and the rewrite stays exact, below
+  // the file too.
+  it('a file-named <Directory> alone: still rewritten, and exact for path_info requests', async function () {
+    const alone = server.replace(/<Location[\s\S]*<\/Location>/, '');
+    const { text, plan } = migrateText(forEngine(`DocumentRoot "@DOCROOT@"\n${alone}\n`), 'server');
+    assert.ok(plan.sections.length > 0 && plan.sections.every((s) => s.exact), JSON.stringify(plan.sections.map((s) => s.reason)));
+    if (!httpdOrSkip(this)) return;
+    const rewritten = fromEngine(text).replace(/^DocumentRoot[^\n]*\n/, '');
+    const before = await startOracle([{ id: 'pi', config: 'DocumentRoot "@DOCROOT@"\nAcceptPathInfo On', serverConfig: alone, files }], { compat: true, users });
+    const after = await startOracle([{ id: 'pi', config: 'DocumentRoot "@DOCROOT@"\nAcceptPathInfo On', serverConfig: rewritten, files }], { compat: false, users });
+    try {
+      const reqs: OracleRequestFor[] = ['/a/h.html', '/a/h.html/extra', '/index.html'].flatMap((path) => FROMS.flatMap((from) => [undefined, { user: 'alice', password: 'alice-pw' }].map((auth) => ({ caseId: 'pi', path, from, ...(auth ? { auth } : {}) }))));
+      const a = await before.requestAll(reqs);
+      assert.ok(a.some((s) => s === 403) && a.some((s) => s === 200));
+      assert.deepEqual(mismatches(reqs, a, await after.requestAll(reqs)), [], rewritten);
+    } finally {
+      await before.stop();
+      await after.stop();
+    }
+  });
+});

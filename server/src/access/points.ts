@@ -206,7 +206,16 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
   if (choices > limit) return { points: [], truncated: true, mapped };
 
   // Where: (uri, filename) pairs.
-  const places: Array<{ vh: Scope | null; uri: string; file: string; unmapped?: true }> = [];
+  const places: Array<{ vh: Scope | null; uri: string; file: string; unmapped?: true; pathInfo?: true }> = [];
+  // A `<Directory>` path may name a file: a request for something below it then reaches that file
+  // with the rest as path_info (/a/h.html/extra), and httpd's directory walk stops at the file
+  // without applying the section that names it (httpd 2.4.71). Its parents still apply, <Files>
+  // sections test the file's name, <Location> sections the URL. Each such place is taken both ways.
+  const namedPaths = litDirs.filter((d) => !/[*?[]/.test(d.pattern)).map((d) => normPath(d.pattern)).filter((p) => p !== '/');
+  const withPathInfo = (pl: { vh: Scope | null; uri: string; file: string; unmapped?: true }): void => {
+    places.push(pl);
+    for (const p of namedPaths) if (pl.file.startsWith(p + '/')) places.push({ ...pl, file: p, pathInfo: true });
+  };
   let tooMany = false;
   vhostOptions.forEach((vh, vi) => {
     if (tooMany) return;
@@ -234,7 +243,7 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
       }
       const uris = new Set<string>(fullUris);
       for (const p of prefixes) for (const n of names) uris.add(`${p}/${n}`);
-      for (const u of uris) places.push({ vh, uri: u, file: mapUri(m, u) });
+      for (const u of uris) withPathInfo({ vh, uri: u, file: mapUri(m, u) });
     } else {
       const dirPaths = new Set<string>();
       for (const d of litDirs) {
@@ -253,7 +262,7 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
         tooMany = true;
         return;
       }
-      for (const d of dirPaths) for (const n of names) for (const u of uris) places.push({ vh, uri: u, file: `${d}/${n}`, unmapped: true });
+      for (const d of dirPaths) for (const n of names) for (const u of uris) withPathInfo({ vh, uri: u, file: `${d}/${n}`, unmapped: true });
     }
   });
   if (tooMany) return { points: [], truncated: true, mapped };
@@ -297,7 +306,7 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
         let r: boolean;
         if (s.kind === 'virtualhost') r = pl.vh !== null && s.index === pl.vh.index;
         else if (lit(s)) r = isFiles(s) ? pl.file.slice(pl.file.lastIndexOf('/') + 1) === s.literal : pl.uri === s.literal;
-        else if (isDir(s)) r = dirApplies(s, pl.file);
+        else if (isDir(s)) r = dirApplies(s, pl.file) && !(pl.pathInfo && !s.regex && normPath(s.pattern) === pl.file);
         else if (isFiles(s)) r = filesApplies(s, pl.file);
         else if (isLoc(s)) r = locationApplies(s, pl.uri);
         else r = false;
@@ -323,6 +332,7 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
           test,
           get label(): string {
             const parts = [`${pl.uri}`, pl.unmapped ? `file ${pl.file} (the file does not show how URLs map to files here, so any URL may reach any directory)` : `file ${pl.file}`];
+            if (pl.pathInfo) parts.push(`${pl.file} being a file and the rest of the path its path_info`);
             if (pl.vh) parts.push(`vhost #${pl.vh.index}`);
             if (free.length) parts.push(`regex sections ${[...freeOn].join(',') || 'none'}`);
             if (chains.length) parts.push(`<If> branches ${[...ifOn].join(',') || 'none'}`);
