@@ -43,6 +43,16 @@ const ROWS: Array<[string, string, Partial<Request>, number | null, boolean?]> =
     401,
   ],
   ['env from SetEnvIf header', `SetEnvIf X-K ^1 K\n${d('Order deny,allow\nDeny from all\nAllow from env=K')}`, { headers: { 'X-K': '1' } }, 200],
+  // mod_setenvif tests a header the request lacks as the empty string (httpd 2.4.71: 200 for both).
+  ['SetEnvIf on a missing header: "(.*)" matches', `SetEnvIf X-Pass "(.*)" V=$1\n${d('Order allow,deny\nAllow from env=V')}`, { ip: '10.0.0.2' }, 200],
+  ['SetEnvIf on a missing header: "^$" matches', `SetEnvIf X-Other "^$" E\n${d('Order allow,deny\nAllow from env=E')}`, { ip: '10.0.0.2' }, 200],
+  ['SetEnvIf on a missing header: "." does not', `SetEnvIf X-Other "." E\n${d('Order allow,deny\nAllow from env=E')}`, { ip: '10.0.0.2' }, 403],
+  // Lines explain does not evaluate may set a variable before access: the answer is unknown where it depends on it.
+  ['SetEnvIfExpr sets a tested variable: unknown', `SetEnvIfExpr "%{REMOTE_ADDR} == '10.0.0.2'" TWO\n${d('Order allow,deny\nAllow from env=TWO')}`, { ip: '10.0.0.2' }, null],
+  ['SetEnvIfExpr: an answer that does not depend on it stays known', `SetEnvIfExpr "%{REMOTE_ADDR} == '10.0.0.2'" TWO\n${d('Require all denied')}`, {}, 403, false],
+  ['a server-level RewriteRule with E=: unknown', `RewriteEngine On\nRewriteRule ^/x - [E=RW:1]\n${d('Order allow,deny\nAllow from all\nDeny from env=RW')}`, {}, null],
+  ['the variable given with the request settles it', `RewriteEngine On\nRewriteRule ^/x - [E=RW:1]\n${d('Order allow,deny\nAllow from all\nDeny from env=RW')}`, { env: { RW: '1' } }, 403],
+  ['a per-directory RewriteRule runs after access: known', d('RewriteEngine On\nRewriteRule ^ - [E=RW:1]\nOrder allow,deny\nAllow from all\nDeny from env=RW'), {}, 200],
   ['env names are case-insensitive', `SetEnvIf X-K ^1 k\n${d('Require env K')}`, { headers: { 'X-K': '1' } }, 200, false],
   ['host: 127.0.0.1 is localhost', d('Require host localhost'), { ip: '127.0.0.1' }, 200, false],
   ['host: other addresses have no name', d('Require host localhost'), { ip: '127.0.0.2' }, 403, false],

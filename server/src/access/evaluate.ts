@@ -756,7 +756,9 @@ function runSetEnv(applied: Applied[], req: Request, client: { addr: string; met
       } catch {
         continue;
       }
-      const hit = value !== undefined && re.test(value);
+      // mod_setenvif tests a header the request lacks (or an unset variable) as the empty string,
+      // so `^$` and `(.*)` match it (httpd 2.4.71).
+      const hit = re.test(value ?? '');
       if (hit === negate) continue;
       for (const w of rest) {
         if (w.startsWith('!')) {
@@ -770,8 +772,74 @@ function runSetEnv(applied: Applied[], req: Request, client: { addr: string; met
   }
 }
 
+/** Beyond this many variables set by lines explain does not evaluate, it says it cannot tell. */
+const MAX_OPEN_VARIABLES = 4;
+
+/**
+ * Variables that lines explain does not evaluate may set before access is checked:
+ * `SetEnvIfExpr` (mod_setenvif, with an ap_expr condition) and a `RewriteRule` with an `E=` flag
+ * outside per-directory sections (mod_rewrite's server-level rules run when the URL is mapped,
+ * before access; per-directory ones run after it). By name, with the line that sets each first.
+ */
+function variablesSetElsewhere(doc: ConfigDocument, ctx: FileContext): Map<string, DirectiveNode> {
+  const out = new Map<string, DirectiveNode>();
+  const add = (name: string, d: DirectiveNode) => {
+    const n = name.replace(/^!/, '');
+    if (n && !out.has(n.toLowerCase())) out.set(n.toLowerCase(), d);
+  };
+  for (const d of doc.directives) {
+    if (d.key === 'setenvifexpr') {
+      for (const a of d.args.slice(1)) add(a.value.split('=')[0], d);
+    } else if (d.key === 'rewriterule' && ctx !== 'htaccess' && ctx !== 'directory') {
+      let perDir = false;
+      for (let p = d.parent; p; p = p.parent) if (/^(directory|directorymatch|location|locationmatch|files|filesmatch|if|elseif|else)$/.test(p.key)) perDir = true;
+      const flags = d.args[2]?.value;
+      if (perDir || !flags || !flags.startsWith('[')) continue;
+      for (const f of flags.replace(/^\[|\]$/g, '').split(',')) {
+        const m = /^\s*(?:e|env)=(!?[^:]*)/i.exec(f);
+        if (m) add(m[1], d);
+      }
+    }
+  }
+  return out;
+}
+
 /** Evaluate one concrete request against a parsed file. */
 export function explain(doc: ConfigDocument, ctx: FileContext, request: Request, options: { compat?: boolean } = {}): Evaluation {
+  // Variables set by lines not evaluated here: the request is worked out with each set and unset,
+  // and where the answer depends on them it is unknown.
+  const given = new Set(Object.keys(request.env ?? {}).map((k) => k.toLowerCase()));
+  const open = [...variablesSetElsewhere(doc, ctx)].filter(([n]) => !given.has(n));
+  if (!open.length) return explainAsSet(doc, ctx, request, options);
+  if (open.length > MAX_OPEN_VARIABLES) {
+    const d = open[0][1];
+    return { status: null, decision: 'unknown', steps: [{ line: d.line, directive: d.name.value, effect: `the outcome depends on ${open.length} variables that lines apacheconf does not evaluate may set` }] };
+  }
+  let first: Evaluation | null = null;
+  for (let bits = 0; bits < 2 ** open.length; bits++) {
+    const env = { ...(request.env ?? {}) };
+    open.forEach(([n], i) => {
+      if ((bits >> i) & 1) env[n] = '1';
+    });
+    const ev = explainAsSet(doc, ctx, { ...request, env }, options);
+    if (!first) {
+      first = ev;
+      continue;
+    }
+    if (ev.status !== first.status) {
+      const k = Math.max(0, open.findIndex((_, i) => (bits >> i) & 1));
+      const d = open[k][1];
+      return {
+        status: null,
+        decision: 'unknown',
+        steps: [...first.steps, { line: d.line, directive: d.name.value, effect: `the answer depends on whether this line sets \`${open[k][0]}\` for the request, which apacheconf does not work out` }],
+      };
+    }
+  }
+  return first!;
+}
+
+function explainAsSet(doc: ConfigDocument, ctx: FileContext, request: Request, options: { compat?: boolean }): Evaluation {
   const reader = options.compat === false ? 'httpd24' : 'httpd24compat';
   const defines = request.defines ? new Set(request.defines) : null;
   const given = (key: string): boolean | undefined => (defines && key.startsWith('define:') ? defines.has(key.slice(7)) : undefined);
