@@ -80,6 +80,42 @@ describe('access evaluate: explain', () => {
   }
 });
 
+// With the disk at hand, the directory walk stops where httpd's does (httpd 2.4.71, black-box
+// run): at a file with path after it (path_info) or at the first part that does not exist. No
+// <Directory> naming that part applies; regex ones and <Files> are matched against it.
+describe('explain: where the directory walk stops on the disk', () => {
+  const disk = (dirs: string[], files: string[]) => ({ isDirectory: (p: string) => dirs.includes(p), isFile: (p: string) => files.includes(p) });
+  const onDisk = disk(['/www', '/www/a'], ['/www/index.html', '/www/a/f.txt', '/www/a/h.html', '/www/a/k.html']);
+  const not = (ip: string) => `<RequireAll>\nRequire all granted\nRequire not ip ${ip}\n</RequireAll>`;
+  const conf = [
+    d(not('10.0.0.4'), '/www/zz'),
+    `<Directory "/www/*">\n${not('10.0.0.4')}\n</Directory>\n`,
+    d(not('10.0.0.6'), '/www/a/h.html'),
+    `<Directory ~ "k\\.html$">\n${not('10.0.0.7')}\n</Directory>\n`,
+    `<Files "*.txt">\n${not('10.0.0.8')}\n</Files>\n`,
+    `<Files "b">\n${not('10.0.0.9')}\n</Files>\n`,
+  ].join('');
+  const rows: Array<[string, string, string, number]> = [
+    ['a missing directory: its <Directory> does not apply', '/zz/yy', '10.0.0.4', 200],
+    ['a missing last part: a wildcard <Directory> does not apply to it', '/nothere', '10.0.0.4', 200],
+    ['a missing part under an existing directory: the wildcard applies to the directory', '/a/nothere', '10.0.0.4', 403],
+    ['an existing file: the wildcard applies to it', '/index.html', '10.0.0.4', 403],
+    ['path_info: the <Directory> naming the file does not apply', '/a/h.html/extra', '10.0.0.6', 200],
+    ['the file itself: it does', '/a/h.html', '10.0.0.6', 403],
+    ['path_info: a regex <Directory> is matched against the file', '/a/k.html/extra', '10.0.0.7', 403],
+    ['path_info: <Files> is matched against the file', '/a/f.txt/extra', '10.0.0.8', 403],
+    ['a missing directory: <Files> is matched against it', '/b/g.html', '10.0.0.9', 403],
+  ];
+  for (const [name, path, ip, status] of rows) {
+    it(name, () => {
+      assert.equal(explain(parse(conf), 'vhost', { path, ip, documentRoot: '/www', disk: onDisk }, { compat: false }).status, status);
+    });
+  }
+  it('without the disk, every path is taken to exist (the earlier answers)', () => {
+    assert.equal(explain(parse(conf), 'vhost', { path: '/a/h.html/extra', ip: '10.0.0.6', documentRoot: '/www' }, { compat: false }).status, 403);
+  });
+});
+
 // A section path with a variable the file does not settle (`<Directory ${D}>`): httpd puts the
 // value in before it reads the tag, the engine cannot, so explain tries the section both ways and
 // says when the answer depends on it (it once took the `${D}` as a literal path: never applying).

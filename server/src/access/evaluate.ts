@@ -593,6 +593,11 @@ export interface Request {
   vhostStart?: number;
   /** Values of <If> conditions by the section's start offset; unknown when absent. */
   ifs?: Record<number, boolean>;
+  /**
+   * What the disk holds, when it is at hand: the directory walk then stops where httpd's does (see
+   * walkStop). Without it every path is taken to exist as a directory up to its last part.
+   */
+  disk?: { isDirectory(path: string): boolean; isFile(path: string): boolean };
   /** For explain of .htaccess files: the directory the file sits in (default: every path is under it). */
   htaccessDir?: string;
   /** The names httpd is started with `-D` (every `<IfDefine>` is then settled); unknown when absent. */
@@ -650,6 +655,32 @@ function cachedRegExp(source: string): RegExp | null {
 export function fnmatchPath(pattern: string, s: string): boolean {
   const re = pathGlob(pattern);
   return re ? re.test(s) : false;
+}
+
+/**
+ * Where httpd's directory walk stops on the disk: at the first part of the path that is not a
+ * directory. A file there with more path after it takes the rest as path_info; a missing part ends
+ * the request in 404 once access is granted. Either way (httpd 2.4.71) the walk applies no
+ * `<Directory>` naming that part or anything below it: the sections of its parent directory
+ * apply, regex ones and `<Files>` are matched against it. Null when the walk reaches the path
+ * itself and it exists (every section as usual).
+ */
+export function walkStop(filename: string, disk: NonNullable<Request['disk']>): { stop: string; missing: boolean } | null {
+  const parts = filename.split('/').filter((x) => x.length > 0);
+  let at = '';
+  for (let i = 0; i < parts.length; i++) {
+    at += '/' + parts[i];
+    if (disk.isDirectory(at)) continue;
+    const file = disk.isFile(at);
+    if (file && i === parts.length - 1) return null;
+    return { stop: at, missing: !file };
+  }
+  return null;
+}
+
+function parentOf(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i <= 0 ? '/' : path.slice(0, i);
 }
 
 function fileOf(model: AccessModel, req: Request, vhost: Scope | null): string {
@@ -939,6 +970,7 @@ export function explainModel(model: AccessModel, request: Request): Evaluation {
         : null;
   const uri = decodePath(request.path);
   const filename = fileOf(model, request, vhost);
+  const stopped = request.disk ? walkStop(filename, request.disk) : null;
   const headers = new Map<string, string>();
   for (const [k, v] of Object.entries(request.headers ?? {})) headers.set(k.toLowerCase(), v);
   const exprCtx: ExprContext = { headers, uri, method, addr: ipText };
@@ -968,13 +1000,14 @@ export function explainModel(model: AccessModel, request: Request): Evaluation {
         case 'directory':
         case 'directorymatch':
           if (request.htaccessDir && !filename.startsWith(request.htaccessDir)) return false;
+          if (stopped) return s.regex ? dirApplies(s, stopped.stop) : dirApplies(s, parentOf(stopped.stop));
           return dirApplies(s, filename);
         case 'proxy':
         case 'proxymatch':
           return false;
         case 'files':
         case 'filesmatch':
-          return filesApplies(s, filename);
+          return filesApplies(s, stopped ? stopped.stop : filename);
         case 'location':
         case 'locationmatch':
           return locationApplies(s, uri);

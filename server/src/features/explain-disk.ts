@@ -18,7 +18,7 @@ import { parse, physicalLine, trimEndChars, type ChildNode, type ConfigDocument,
 import type { FileContext } from '../model/context';
 import { getDirective } from '../facts';
 import { fnmatchPath } from '../access/evaluate';
-import { explain } from '../access';
+import { explain, walkStop } from '../access';
 import { buildRequest, type ExplainQuery, type ExplainResult, type ExplainStep, type FlatConfig } from './explain';
 
 export interface DiskReader {
@@ -423,7 +423,19 @@ export function explainOnDisk(input: DiskExplainInput): ExplainResult & { htacce
   }
 
   const doc = text === flat.doc.text ? flat.doc : parse(text);
-  const ev = explain(doc, context, buildRequest(q), { compat: input.compat });
+  const request = buildRequest(q);
+  // With the document root on this disk, the directory walk stops where httpd's does.
+  if (reader && q.documentRoot && context !== 'htaccess') {
+    request.disk = { isDirectory: (p) => reader.isDirectory(p), isFile: (p) => !reader.isDirectory(p) && reader.readFile(p) !== undefined };
+  }
+  const ev = explain(doc, context, request, { compat: input.compat });
+  if (request.disk) {
+    const docRoot = trimEndChars(q.documentRoot!, '/') || '/';
+    const stopped = walkStop((docRoot === '/' ? '' : docRoot) + decodeUrlPath(q.path.startsWith('/') ? q.path : '/' + q.path), request.disk);
+    if (stopped?.missing) {
+      notes.push(`${stopped.stop} does not exist: httpd's directory walk stops before it, and a request access lets through ends in 404`);
+    } else if (stopped) notes.push(`${stopped.stop} is a file: the rest of the path is its path_info, and no <Directory> naming the file applies`);
+  }
   const fallback = flat.origins[0]?.path ?? '';
   return {
     status: ev.status,
