@@ -247,6 +247,11 @@ export interface AccessModel {
    * inside a test such as `<IfDefine>`, undefined again, or taken from the environment).
    */
   resolve(text: string, at: number): string | null;
+  /**
+   * Paths known to be directories (the folders of `.htaccess` files read into the configuration):
+   * request points never take them for files reached with path_info (points.ts). Set by the planner.
+   */
+  knownDirectories?: ReadonlySet<string>;
 }
 
 const CONDITIONAL_SECTIONS = new Set(['ifdefine', 'ifmodule', 'ifversion', 'iffile', 'ifdirective', 'ifsection', 'if', 'elseif', 'else', 'macro']);

@@ -33,7 +33,7 @@ import {
   type Scope,
 } from './model';
 import { accessScopes, appliedScopes, hasAccessEffect, mergeApplied, evaluateState, scopesThatApply, type Applied, type Client, type MergedState, type Tree } from './evaluate';
-import { scopesOverlap } from './region';
+import { normPath, scopesOverlap } from './region';
 import { accessNotes, type NoteFix, type NoteRule, type PlanNote } from './analysis';
 import { clientsFor, describeClient, pointsFor, type ClientSet, type Point, type PointSet } from './points';
 import { onlyGroupApplies, projectEdits, projectForGroup, sectionsByOrigin, type Projection } from './projection';
@@ -96,6 +96,8 @@ export interface PlanOptions {
   wholeFile?: boolean;
   /** Only the exact rewrites and the reasons there are none: no notes, no naive mappings (a caller that reads nothing else). */
   exactOnly?: boolean;
+  /** Paths known to be directories, such as the folders of the `.htaccess` files spliced into the file. */
+  directories?: readonly string[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -393,6 +395,7 @@ function checkWorlds(
   mixed: MixedTest[],
   limits: CheckLimits,
   reread: number,
+  known?: ReadonlySet<string>,
 ): { result: CheckResult; reread: number } {
   let rwDoc: ConfigDocument | null = null;
   for (let bits = 0; bits < 2 ** mixed.length; bits++) {
@@ -405,6 +408,7 @@ function checkWorlds(
       return k >= 0 ? !!((bits >> k) & 1) : undefined;
     };
     const m1 = buildModel(doc, ctx, { assume });
+    if (known) m1.knownDirectories = known;
     // The group's sections still read in this reading, and those with lines only one server reads.
     const inM1 = (list: Scope[]) => list.map((s) => (s.section ? m1.scopeOfSection.get(s.section) : m1.scopes[0])).filter((s): s is Scope => !!s);
     const g1 = inM1(group);
@@ -1092,6 +1096,7 @@ function viewFor(model: AccessModel, group: Scope[], ctx: FileContext, limit?: n
   if (!proj) return null;
   const doc = parse(proj.text);
   const pm = buildModel(doc, ctx, { reader: model.reader });
+  if (model.knownDirectories) pm.knownDirectories = model.knownDirectories;
   const byOrigin = sectionsByOrigin(proj, doc);
   const mapped: Scope[] = [];
   for (const s of group) {
@@ -1260,7 +1265,7 @@ const planCache = new WeakMap<ConfigDocument, Map<string, MigrationPlan>>();
  * on the same tree), so callers must treat the result as read-only.
  */
 export function planMigration(doc: ConfigDocument, ctx: FileContext, options: PlanOptions = {}): MigrationPlan {
-  const key = `${ctx}|${options.mode ?? 'preserve'}|${options.unchecked ? 1 : 0}|${options.clientsPerPoint ? 1 : 0}|${options.wholeFile ? 1 : 0}|${options.exactOnly ? 1 : 0}`;
+  const key = `${ctx}|${options.mode ?? 'preserve'}|${options.unchecked ? 1 : 0}|${options.clientsPerPoint ? 1 : 0}|${options.wholeFile ? 1 : 0}|${options.exactOnly ? 1 : 0}|${options.directories?.join('\u0000') ?? ''}`;
   let byKey = planCache.get(doc);
   const hit = byKey?.get(key);
   if (hit) return hit;
@@ -1275,6 +1280,7 @@ const STRUCTURAL_ERRORS = new Set(['unclosed-section', 'stray-close', 'mismatche
 
 function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions): MigrationPlan {
   const model = buildModel(doc, ctx);
+  if (options.directories?.length) model.knownDirectories = new Set(options.directories.map(normPath));
   const plan: MigrationPlan = { sections: [], notes: [] };
   const unit = indentUnit(doc);
   const byScope = new Map<Scope, SectionPlan>();
@@ -1382,7 +1388,7 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
       let r = checkCandidate(on.model, rw, ctx, on.points, limits);
       if (r.ok && mixed.length) {
         // Sections under tests httpd may fail: the rewrite must hold in each way they can go.
-        const worlds = checkWorlds(doc, text, ctx, group, extra, mixed, limits, reread);
+        const worlds = checkWorlds(doc, text, ctx, group, extra, mixed, limits, reread, model.knownDirectories);
         reread = worlds.reread;
         r = worlds.result;
       }
@@ -1691,8 +1697,9 @@ function naiveChanges(on: Reading, ctx: FileContext, perPoint: boolean): { short
  * when it holds, else why not. It says no where the plan would not check: too many combinations,
  * sections under tests httpd may or may not pass, lines only one of the two servers reads.
  */
-export function checkEditsAt(doc: ConfigDocument, ctx: FileContext, from: number, to: number, edits: readonly OffsetEdit[]): string | null {
+export function checkEditsAt(doc: ConfigDocument, ctx: FileContext, from: number, to: number, edits: readonly OffsetEdit[], directories: readonly string[] = []): string | null {
   const model = buildModel(doc, ctx, { reader: 'httpd24compat' });
+  if (directories.length) model.knownDirectories = new Set(directories.map(normPath));
   const group = model.scopes.filter((s) => s.section && s.section.open.start >= from && s.section.open.start < to);
   if (!group.length) return 'no section of it is read there';
   if (scopesReadDifferently(doc, model).length) return 'some lines are read by only one of the two servers';

@@ -211,12 +211,12 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
   // with the rest as path_info (/a/h.html/extra), and httpd's directory walk stops at the file
   // without applying the section that names it (httpd 2.4.71). Its parents still apply, <Files>
   // sections test the file's name, <Location> sections the URL. Each such place is taken both ways.
-  // A DocumentRoot, and each directory above one, is a directory.
+  // A DocumentRoot, a folder known to hold a .htaccess file, and each directory above one, is a directory.
   const roots = mappings.flatMap((m) => (m ? [m.root] : []));
   const namedPaths = litDirs
     .filter((d) => !/[*?[]/.test(d.pattern))
     .map((d) => normPath(d.pattern))
-    .filter((p) => p !== '/' && !roots.some((r) => r === p || r.startsWith(p + '/')));
+    .filter((p) => p !== '/' && !roots.some((r) => r === p || r.startsWith(p + '/')) && !model.knownDirectories?.has(p) && ![...(model.knownDirectories ?? [])].some((k) => k.startsWith(p + '/')));
   const withPathInfo = (pl: { vh: Scope | null; uri: string; file: string; unmapped?: true }): void => {
     places.push(pl);
     for (const p of namedPaths) if (pl.file.startsWith(p + '/')) places.push({ ...pl, file: p, pathInfo: true });

@@ -158,7 +158,7 @@ export function migrateHtaccessInContext(
   const b = inMain.bodies?.[0];
   const why =
     inMain.doc && b && mainOv && !checkHtaccess(parse(inHosts.text), mainOv).fatal
-      ? checkEditsAt(inMain.doc, 'server', b.start - `<Directory "${dir}">\n`.length, b.end, [{ start: b.start, end: b.start + htaccess.length, newText: inHosts.text }])
+      ? checkEditsAt(inMain.doc, 'server', b.start - `<Directory "${dir}">\n`.length, b.end, [{ start: b.start, end: b.start + htaccess.length, newText: inHosts.text }], [dir])
       : 'its directory there does not allow what the rewrite uses';
   if (why === null) return inHosts;
   return { text: null, why: `the main server, which answers what no virtual host takes (${on}), reads it too, and the virtual hosts' rewrite is not exact there (${why}).` };
@@ -236,8 +236,11 @@ function rewriteIn(
   const spliced: Array<{ end: number; lines: number }> = [];
   /** Where the other .htaccess files' copies lie, which the rewrite must leave alone. */
   const others: Array<{ start: number; end: number; file: string }> = [];
+  /** Folders that hold a .htaccess file: directories, whatever their names. */
+  const folders = [dir];
   const putCopies = (copies: Copy[]): void => {
     for (const c of copies) {
+      folders.push(c.file.slice(0, Math.max(1, c.file.lastIndexOf('/'))));
       others.push({ start: text.length, end: text.length + c.text.length, file: c.file });
       text += c.text;
     }
@@ -259,7 +262,7 @@ function rewriteIn(
   text += config.text.slice(last);
 
   const doc = parse(text);
-  const plan = planMigration(doc, 'server', { exactOnly: true });
+  const plan = planMigration(doc, 'server', { exactOnly: true, directories: folders });
   const inside = (off: number) => bodies.some((b) => b.start <= off && off <= b.end);
   const ours = plan.sections.filter((sp) => sp.compatDirectives.some((d) => inside(d.start)));
   if (!ours.length) return { text: null, why: 'apacheconf finds no host rules of it in force here.' };
