@@ -35,7 +35,7 @@ import {
 import { accessScopes, appliedScopes, hasAccessEffect, mergeApplied, evaluateState, scopesThatApply, type Applied, type Client, type MergedState, type Tree } from './evaluate';
 import { normPath, scopesOverlap } from './region';
 import { accessNotes, type NoteFix, type NoteRule, type PlanNote } from './analysis';
-import { clientsFor, describeClient, pointsFor, type ClientSet, type Point, type PointSet } from './points';
+import { clientsFor, describeClient, pointsFor, reachedThroughOtherHosts, type ClientSet, type Point, type PointSet } from './points';
 import { onlyGroupApplies, projectEdits, projectForGroup, sectionsByOrigin, type Projection } from './projection';
 import {
   all as rAll,
@@ -1275,6 +1275,14 @@ export function planMigration(doc: ConfigDocument, ctx: FileContext, options: Pl
   return plan;
 }
 
+function codeLineText(doc: ConfigDocument, d: DirectiveNode): string {
+  const t = doc.text.slice(d.start, d.end).replace(/\s+/g, ' ');
+  return t.length > 60 ? t.slice(0, 57) + '…' : t;
+}
+
+/** Directives whose module checks requests in the access phase, beside mod_access_compat's host rules. */
+const OTHER_ACCESS_CHECKERS = new Set(['allowmethods', 'sslrequiressl', 'sslrequire']);
+
 /** Parse errors after which the tree's sections may not be the ones the author meant. */
 const STRUCTURAL_ERRORS = new Set(['unclosed-section', 'stray-close', 'mismatched-close', 'missing-gt', 'empty-section-name']);
 
@@ -1298,7 +1306,13 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
   // the tree's nesting is only a guess at what was meant. No rewrite is checked (which also keeps a
   // file of thousands of unclosed sections, each nested in the last, from costing minutes).
   const broken = doc.errors.find((e) => STRUCTURAL_ERRORS.has(e.code));
-  for (const group of broken ? [] : groupsOf(model)) {
+  // mod_macro's `Use` puts a macro's body in its place, with its parameters filled in: hosts,
+  // sections and host rules this file does not show as httpd reads them.
+  const use = broken ? undefined : doc.directives.find((d) => d.key === 'use');
+  /** A check of the access phase other than the host rules (see the group loop), and whether any Satisfy Any is there to let users past it. */
+  const otherChecker = doc.directives.find((d) => OTHER_ACCESS_CHECKERS.has(d.key));
+  const satisfyAny = !!otherChecker && model.scopes.some((x) => x.compat?.satisfies.some((t) => t.any));
+  for (const group of broken || use ? [] : groupsOf(model)) {
     const compat = group.filter((s) => s.compat);
     const fail = (reason: string) => {
       for (const x of compat) byScope.get(x)!.reason = reason;
@@ -1306,6 +1320,13 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
     const bad = model.problems.find((p) => p.code !== 'provider-unknown' && (p.directive ? group.some((s) => s.directives.includes(p.directive!)) : group.some((s) => p.section && s.section && isInside(p.section, s.section))));
     if (bad) {
       fail(`httpd refuses a line of this configuration as written (${bad.message}); fix it first.`);
+      continue;
+    }
+    // `Satisfy Any` lets a valid user past every check of the access phase, not only the host rules:
+    // mod_allowmethods' and mod_ssl's too (httpd 2.4.71: `AllowMethods POST` answered a valid
+    // user's GET with 200, the rewrite without Satisfy with 405). `Require` cannot say that.
+    if (otherChecker && satisfyAny) {
+      fail(`\`Satisfy Any\` here also lets a valid user past \`${otherChecker.name.value}\` (line ${physicalLine(doc, otherChecker.start) + 1}), which httpd checks in the same phase as the host rules; \`Require\` cannot say that, so the rewrite would refuse users the original lets in.`);
       continue;
     }
     // `env=` with no name never matches (`env=!` always does): a `Require env` line cannot say so,
@@ -1374,7 +1395,8 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
       }
       if (view === undefined) {
         const closed = onlyGroupApplies(group, infos.map((i) => i.applied.map((a) => a.scope)));
-        view = closed && !options.wholeFile && !split.length ? viewFor(model, group, ctx) : null;
+        // (Hosts that reach a server-level directory of the group their own way are not in its projection.)
+        view = closed && !options.wholeFile && !split.length && !reachedThroughOtherHosts(model, group) ? viewFor(model, group, ctx) : null;
         if (view) reread += view.proj.text.length;
       }
       const on = onView(view, edits) ?? { model, points: ps.points, text };
@@ -1415,6 +1437,9 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
       const dirs = [...new Set(below.map((d) => d.pattern))];
       for (const x of compat) byScope.get(x)!.htaccessBelow = dirs;
     }
+  }
+  if (use) {
+    for (const sp of plan.sections) sp.reason = `this file uses a macro (\`${codeLineText(doc, use)}\`, line ${physicalLine(doc, use.start) + 1}), which puts sections and host rules in its place that apacheconf does not expand; migrate the macro's body and check the result on the server.`;
   }
   if (broken) {
     const what = broken.message.replace(/\.$/, '');
@@ -1646,7 +1671,7 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
       else if (full.truncated) changes = TOO_MANY;
       else {
         const closed = !options.wholeFile && onlyGroupApplies(group, full.points.map((pt) => scopesThatApply(model, pt.test, true)));
-        const view = closed ? viewFor(model, group, ctx, 512) : null;
+        const view = closed && !reachedThroughOtherHosts(model, group) ? viewFor(model, group, ctx, 512) : null;
         const on = onView(view, edits);
         const cost = on ? view!.proj.text.length + on.text.length : text.length;
         if (naiveReread.left >= cost) {

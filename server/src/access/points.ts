@@ -106,7 +106,27 @@ function mappingFor(model: AccessModel, vhost: Scope | null): Mapping | null {
   return m;
 }
 
+/** Directives that map URLs to files in ways the mapping below does not follow, wherever they are. */
+const UNFOLLOWED_MAPPING = new Set(['virtualdocumentroot', 'virtualdocumentrootip', 'virtualscriptalias', 'virtualscriptaliasip', 'use']);
+
+/**
+ * True when the file maps URLs in a way computeMapping does not follow: mod_vhost_alias, a macro
+ * (`Use`, which may define hosts, roots and aliases), or an `Alias`/`ScriptAlias` inside a
+ * `<Location>` (one argument: the section's URL maps to that path). httpd 2.4.71 reached
+ * directories through each of them that a mapping without them calls unreachable.
+ */
+function unfollowedMapping(model: AccessModel): boolean {
+  for (const d of model.doc.directives) {
+    if (UNFOLLOWED_MAPPING.has(d.key)) return true;
+    if (d.key === 'alias' || d.key === 'scriptalias' || d.key === 'aliasmatch' || d.key === 'scriptaliasmatch') {
+      for (let p = d.parent; p; p = p.parent) if (p.key === 'location' || p.key === 'locationmatch') return true;
+    }
+  }
+  return false;
+}
+
 function computeMapping(model: AccessModel, vhost: Scope | null): Mapping | null {
+  if (unfollowedMapping(model)) return null;
   const top = model.scopes[0];
   const chain = vhost ? [top, vhost] : [top];
   let root: string | null = null;
@@ -140,8 +160,23 @@ function computeMapping(model: AccessModel, vhost: Scope | null): Mapping | null
   return root ? { root: normPath(root), aliases } : null;
 }
 
+/**
+ * True when requests reach a server-level directory of `group` through a virtual host the group
+ * does not hold (pointsFor adds those hosts' places): a projection of the group alone, which
+ * leaves those hosts out, would not see them.
+ */
+export function reachedThroughOtherHosts(model: AccessModel, group: readonly Scope[]): boolean {
+  if (!group.some((s) => isDir(s) && !withinVirtualHost(s))) return false;
+  return model.scopes.some((v) => v.kind === 'virtualhost' && mapsOwnWay(v) && !group.some((g) => withinVirtualHost(g) && ancestorsInclude(g, v)));
+}
+
+function ancestorsInclude(s: Scope, v: Scope): boolean {
+  for (let p: Scope | null = s; p; p = p.parent) if (p === v) return true;
+  return false;
+}
+
 /** A virtual host that maps URLs to files otherwise than the main server (its own DocumentRoot, Alias or rewriting). */
-function mapsOwnWay(v: Scope): boolean {
+export function mapsOwnWay(v: Scope): boolean {
   return v.paths.length > 0 || v.directives.some((d) => d.key === 'rewriterule' || d.key === 'rewriteengine' || d.key === 'userdir' || d.key === 'proxypass');
 }
 

@@ -60,6 +60,17 @@ export function normPath(p: string): string {
   // Copied: the cache outlives the document the path was cut from.
   const own = detached(p);
   let s = own.indexOf('//') >= 0 ? own.replace(/\/+/g, '/') : own;
+  // `.` and `..` parts are resolved as httpd resolves them (apr_filepath_merge) in a DocumentRoot,
+  // an Alias target, a <Directory> path and the file a URL maps to: `/srv/conf/../htdocs` is /srv/htdocs.
+  if (s.startsWith('/') && /\/\.\.?(\/|$)/.test(s)) {
+    const out: string[] = [];
+    for (const part of s.split('/')) {
+      if (part === '' || part === '.') continue;
+      if (part === '..') out.pop();
+      else out.push(part);
+    }
+    s = '/' + out.join('/') + (s.endsWith('/') ? '/' : '');
+  }
   if (s.length > 1 && s.endsWith('/')) s = s.slice(0, -1);
   if (NORM_CACHE.size > 200_000) NORM_CACHE.clear();
   NORM_CACHE.set(own, s);
