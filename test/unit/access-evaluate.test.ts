@@ -53,6 +53,10 @@ const ROWS: Array<[string, string, Partial<Request>, number | null, boolean?]> =
   ['a server-level RewriteRule with E=: unknown', `RewriteEngine On\nRewriteRule ^/x - [E=RW:1]\n${d('Order allow,deny\nAllow from all\nDeny from env=RW')}`, {}, null],
   ['the variable given with the request settles it', `RewriteEngine On\nRewriteRule ^/x - [E=RW:1]\n${d('Order allow,deny\nAllow from all\nDeny from env=RW')}`, { env: { RW: '1' } }, 403],
   ['a per-directory RewriteRule runs after access: known', d('RewriteEngine On\nRewriteRule ^ - [E=RW:1]\nOrder allow,deny\nAllow from all\nDeny from env=RW'), {}, 200],
+  // Lines that map URLs, or put lines in place, in ways explain does not follow: unknown, not a guess.
+  ['a macro in use: unknown', `<Macro M $d>\n${d('Require all denied', '$d')}</Macro>\nUse M /www\n${d('Require all granted')}`, {}, null, false],
+  ['VirtualDocumentRoot: unknown', `VirtualDocumentRoot /srv/%1\n${d('Require all granted')}`, {}, null, false],
+  ['an Alias inside a <Location>: unknown', `<Location /x.html>\nAlias /other/f.html\n</Location>\n${d('Require all granted')}`, {}, null, false],
   ['env names are case-insensitive', `SetEnvIf X-K ^1 k\n${d('Require env K')}`, { headers: { 'X-K': '1' } }, 200, false],
   ['host: 127.0.0.1 is localhost', d('Require host localhost'), { ip: '127.0.0.1' }, 200, false],
   ['host: other addresses have no name', d('Require host localhost'), { ip: '127.0.0.2' }, 403, false],

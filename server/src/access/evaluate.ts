@@ -835,8 +835,30 @@ function variablesSetElsewhere(doc: ConfigDocument, ctx: FileContext): Map<strin
   return out;
 }
 
+/**
+ * A line that maps URLs, or puts configuration in place, in a way explain does not follow: a
+ * macro (`Use`), mod_vhost_alias, or an `Alias`/`ScriptAlias` inside a `<Location>`. Null when
+ * there is none (or the request names its file).
+ */
+function unfollowedLine(doc: ConfigDocument, request: Request): DirectiveNode | null {
+  for (const d of doc.directives) {
+    if (d.key === 'use') return d;
+    if (request.filename) continue;
+    if (/^virtual(documentroot|scriptalias)(ip)?$/.test(d.key)) return d;
+    if (/^(script)?alias(match)?$/.test(d.key)) {
+      for (let p = d.parent; p; p = p.parent) if (p.key === 'location' || p.key === 'locationmatch') return d;
+    }
+  }
+  return null;
+}
+
 /** Evaluate one concrete request against a parsed file. */
 export function explain(doc: ConfigDocument, ctx: FileContext, request: Request, options: { compat?: boolean } = {}): Evaluation {
+  const unfollowed = unfollowedLine(doc, request);
+  if (unfollowed) {
+    const what = unfollowed.key === 'use' ? 'puts a macro\'s lines in place, which apacheconf does not expand' : 'maps URLs to files in a way apacheconf does not follow';
+    return { status: null, decision: 'unknown', steps: [{ line: unfollowed.line, directive: unfollowed.name.value, effect: `this line ${what}, so the answer is not known` }] };
+  }
   // Variables set by lines not evaluated here: the request is worked out with each set and unset,
   // and where the answer depends on them it is unknown.
   const given = new Set(Object.keys(request.env ?? {}).map((k) => k.toLowerCase()));
