@@ -116,14 +116,23 @@ const UNFOLLOWED_MAPPING = new Set(['virtualdocumentroot', 'virtualdocumentrooti
  * directories through each of them that a mapping without them calls unreachable.
  */
 function unfollowedMapping(model: AccessModel): boolean {
-  for (const d of model.doc.directives) {
-    if (UNFOLLOWED_MAPPING.has(d.key)) return true;
-    if (d.key === 'alias' || d.key === 'scriptalias' || d.key === 'aliasmatch' || d.key === 'scriptaliasmatch') {
-      for (let p = d.parent; p; p = p.parent) if (p.key === 'location' || p.key === 'locationmatch') return true;
+  let v = UNFOLLOWED.get(model.doc);
+  if (v === undefined) {
+    v = false;
+    for (const d of model.doc.directives) {
+      if (UNFOLLOWED_MAPPING.has(d.key)) v = true;
+      else if (d.key === 'alias' || d.key === 'scriptalias' || d.key === 'aliasmatch' || d.key === 'scriptaliasmatch') {
+        for (let p = d.parent; p; p = p.parent) if (p.key === 'location' || p.key === 'locationmatch') v = true;
+      }
+      if (v) break;
     }
+    UNFOLLOWED.set(model.doc, v);
   }
-  return false;
+  return v;
 }
+
+/** unfollowedMapping's answer per document (asked once per virtual host). */
+const UNFOLLOWED = new WeakMap<object, boolean>();
 
 function computeMapping(model: AccessModel, vhost: Scope | null): Mapping | null {
   if (unfollowedMapping(model)) return null;
