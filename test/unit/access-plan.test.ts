@@ -416,6 +416,20 @@ describe('access plan: what a rewrite to Require cannot say', () => {
       }
     });
   }
+  // The file loads mod_access_compat; the rewrite is for a server without it, where
+  // `<IfModule !mod_access_compat.c>` holds whatever the LoadModule line says (fifth black-box
+  // run: its `Require all granted` joined the rewrite's `Require ip`, 403 became 200).
+  const LOAD = 'LoadModule access_compat_module modules/mod_access_compat.so\n';
+  const guarded = (other: string) => `${LOAD}<Directory /srv/www/a>\n<IfModule mod_access_compat.c>\nOrder deny,allow\nDeny from all\nAllow from 127.0.0.2\n</IfModule>\n<IfModule !mod_access_compat.c>\n${other}\n</IfModule>\n</Directory>\n`;
+  it('a !mod_access_compat.c branch that says otherwise: no exact rewrite, though the file loads the module', () => {
+    const plan = planMigration(parse(guarded('Require all granted')), 'server');
+    assert.ok(plan.sections.length > 0 && plan.sections.every((sp) => !sp.exact), JSON.stringify(plan.sections.map((sp) => sp.reason)));
+  });
+  it('a !mod_access_compat.c branch that says the same: rewritten', () => {
+    const plan = planMigration(parse(guarded('Require ip 127.0.0.2')), 'server');
+    assert.ok(plan.sections.length > 0 && plan.sections.every((sp) => sp.exact), JSON.stringify(plan.sections.map((sp) => sp.reason)));
+  });
+
   it('AllowMethods without Satisfy Any: rewritten as before', () => {
     const plan = planMigration(parse('<Directory /srv/www>\nOrder deny,allow\nDeny from all\nAllowMethods POST\n</Directory>\n'), 'server');
     assert.ok(plan.sections.every((sp) => sp.exact));

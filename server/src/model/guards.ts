@@ -353,6 +353,9 @@ export function settledByFile(doc: { directives: readonly { key: string; args: r
       for (let p = d.parent; p && plain; p = p.parent) if (!readBy24Surely(p)) plain = false;
       if (!plain) continue;
       const k = 'module:' + d.args[0].value.toLowerCase().replace(/_module$/, '');
+      // mod_access_compat is what tells the two 2.4 servers apart: the reader settles its tests
+      // (the original loads it, the rewrite is for a server without it), not this line.
+      if (k === 'module:access_compat') continue;
       if (!firstLoad.has(k)) firstLoad.set(k, d.start);
     }
     if (firstLoad.size) {
