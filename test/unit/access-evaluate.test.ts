@@ -57,6 +57,15 @@ const ROWS: Array<[string, string, Partial<Request>, number | null, boolean?]> =
   ['a macro in use: unknown', `<Macro M $d>\n${d('Require all denied', '$d')}</Macro>\nUse M /www\n${d('Require all granted')}`, {}, null, false],
   ['VirtualDocumentRoot: unknown', `VirtualDocumentRoot /srv/%1\n${d('Require all granted')}`, {}, null, false],
   ['an Alias inside a <Location>: unknown', `<Location /x.html>\nAlias /other/f.html\n</Location>\n${d('Require all granted')}`, {}, null, false],
+  // A directory URL: mod_dir's subrequest for the index file is decided by that file's sections
+  // (httpd 2.4.71: 403 for /a/ under <Files index.html> host rules). Whether it exists is not known.
+  ['a directory URL whose index file is refused: unknown', `${d('Require all granted')}<Files index.html>\nRequire ip 10.9.9.9\n</Files>\n`, { path: '/a/' }, null, false],
+  ['a directory URL whose index file is let in: granted', `${d('Require all granted')}<Files other.html>\nRequire ip 10.9.9.9\n</Files>\n`, { path: '/a/' }, 200, false],
+  ['DirectoryIndex names the index file', `DirectoryIndex home.php\n${d('Require all granted')}<Files home.php>\nRequire ip 10.9.9.9\n</Files>\n`, { path: '/a/' }, null, false],
+  // <IfDefine X> alone: httpd started without -D X skips it; tried both ways unless given or defined.
+  ['<IfDefine X> alone, not given: unknown', `${d('Require all granted')}<IfDefine NOPE>\n${d('Require all denied')}</IfDefine>\n`, {}, null, false],
+  ['<IfDefine X> alone, no -D given: skipped', `${d('Require all granted')}<IfDefine NOPE>\n${d('Require all denied')}</IfDefine>\n`, { defines: [] }, 200, false],
+  ['<IfDefine X> alone, defined by the file: read', `Define NOPE\n${d('Require all granted')}<IfDefine NOPE>\n${d('Require all denied')}</IfDefine>\n`, {}, 403, false],
   ['env names are case-insensitive', `SetEnvIf X-K ^1 k\n${d('Require env K')}`, { headers: { 'X-K': '1' } }, 200, false],
   ['host: 127.0.0.1 is localhost', d('Require host localhost'), { ip: '127.0.0.1' }, 200, false],
   ['host: other addresses have no name', d('Require host localhost'), { ip: '127.0.0.2' }, 403, false],
@@ -109,6 +118,7 @@ describe('explain: where the directory walk stops on the disk', () => {
     ['path_info: a regex <Directory> is matched against the file', '/a/k.html/extra', '10.0.0.7', 403],
     ['path_info: <Files> is matched against the file', '/a/f.txt/extra', '10.0.0.8', 403],
     ['a missing directory: <Files> is matched against it', '/b/g.html', '10.0.0.9', 403],
+    ['a slash after a file is path_info: <Files> is matched against the file', '/a/f.txt/', '10.0.0.8', 403],
   ];
   for (const [name, path, ip, status] of rows) {
     it(name, () => {

@@ -672,7 +672,8 @@ export function walkStop(filename: string, disk: NonNullable<Request['disk']>): 
     at += '/' + parts[i];
     if (disk.isDirectory(at)) continue;
     const file = disk.isFile(at);
-    if (file && i === parts.length - 1) return null;
+    // The file itself; with a slash after it (`/a/f.txt/`) the slash is path_info.
+    if (file && i === parts.length - 1 && !filename.endsWith('/')) return null;
     return { stop: at, missing: !file };
   }
   return null;
@@ -854,6 +855,37 @@ function unfollowedLine(doc: ConfigDocument, request: Request): DirectiveNode | 
 
 /** Evaluate one concrete request against a parsed file. */
 export function explain(doc: ConfigDocument, ctx: FileContext, request: Request, options: { compat?: boolean } = {}): Evaluation {
+  const ev = explainRequest(doc, ctx, request, options);
+  // A directory URL: once access to the directory is granted, mod_dir looks its index file up in a
+  // subrequest, which the sections of that file decide (httpd 2.4.71: `<Files index.html>` with
+  // host rules refused `/a/` while the directory let everyone in). Whether the file exists is not
+  // known here: where the index's answer differs, so does the answer.
+  if (ev.status !== 200 || !request.path.endsWith('/')) return ev;
+  const names = directoryIndexNames(doc);
+  for (const name of names) {
+    const sub = explainRequest(doc, ctx, { ...request, path: request.path + name }, options);
+    if (sub.status === 200) continue;
+    const d = doc.directives.find((x) => x.key === 'directoryindex');
+    return {
+      status: null,
+      decision: 'unknown',
+      steps: [...ev.steps, ...sub.steps, { line: d?.line ?? 0, directive: d ? d.name.value : 'DirectoryIndex', effect: `where ${name} exists, mod_dir's subrequest for it is answered ${sub.status ?? 'unknown'}, and so is this request` }],
+    };
+  }
+  return ev;
+}
+
+/** The index file names mod_dir tries (DirectoryIndex, default index.html). */
+function directoryIndexNames(doc: ConfigDocument): string[] {
+  const names = new Set<string>();
+  for (const d of doc.directives) {
+    if (d.key !== 'directoryindex') continue;
+    for (const a of d.args) if (a.value.toLowerCase() !== 'disabled' && !a.value.includes('/')) names.add(a.value);
+  }
+  return names.size ? [...names].slice(0, 8) : ['index.html'];
+}
+
+function explainRequest(doc: ConfigDocument, ctx: FileContext, request: Request, options: { compat?: boolean }): Evaluation {
   const unfollowed = unfollowedLine(doc, request);
   if (unfollowed) {
     const what = unfollowed.key === 'use' ? 'puts a macro\'s lines in place, which apacheconf does not expand' : 'maps URLs to files in a way apacheconf does not follow';
@@ -956,7 +988,10 @@ export function exclusiveTests(doc: ConfigDocument): Array<{ key: string; line: 
     seen.set(t.key, e);
   }
   const out: Array<{ key: string; line: number; label: string }> = [];
-  for (const [key, e] of seen) if (e.pos && e.neg) out.push({ key, line: e.line, label: e.label });
+  // `<IfDefine X>` alone is tried both ways too: httpd started without `-D X` skips it, so reading
+  // it as holding would be a guess (unless the file defines X itself).
+  const defined = new Set(doc.directives.filter((d) => d.key === 'define' && d.args.length).map((d) => 'define:' + d.args[0].value));
+  for (const [key, e] of seen) if ((e.pos && e.neg) || (key.startsWith('define:') && !defined.has(key))) out.push({ key, line: e.line, label: e.label });
   return out;
 }
 
