@@ -22,6 +22,8 @@ describe('CLI explain', () => {
     fs.writeFileSync(path.join(dir, 'groups'), 'staff: dave\n');
     fs.mkdirSync(path.join(dir, 'www', 'sub'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'www', 'sub', '.htaccess'), 'Require ip 10.0.0.0/8\n');
+    fs.mkdirSync(path.join(dir, 'other'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'other', 'x.txt'), 'x\n');
     fs.writeFileSync(
       path.join(dir, 'httpd.conf'),
       [
@@ -30,6 +32,8 @@ describe('CLI explain', () => {
         '<Directory "' + dir + '/www">',
         '  AllowOverride AuthConfig',
         '</Directory>',
+        'Alias /al/ "' + dir + '/www/sub/"',
+        'Alias /ot "' + dir + '/other"',
         '<Location /private>',
         '  AuthType Basic',
         '  AuthName x',
@@ -58,6 +62,10 @@ describe('CLI explain', () => {
     { name: '<IfDefine X> and <IfDefine !X> that disagree: unknown without -D', args: ['--url', '/maint/x'], status: null, decision: 'unknown' },
     { name: '-D LOCKED settles it', args: ['--url', '/maint/x', '-D', 'LOCKED'], status: 403, decision: 'denied' },
     { name: '--define OTHER: LOCKED is not defined', args: ['--url', '/maint/x', '--define', 'OTHER'], status: 200, decision: 'granted' },
+    // An Alias maps the URL into another folder: that folder's .htaccess files, not the document
+    // root's (fifth black-box run: explain had read the document root's for an aliased URL).
+    { name: 'an Alias into a folder with a .htaccess: that one is read', args: ['--url', '/al/a.html', '--from', '192.0.2.9', '--docroot', 'www'], status: 403, decision: 'denied', stepFile: path.join('www', 'sub', '.htaccess'), stepLine: 1 },
+    { name: 'an Alias out of the document root: none under it is read', args: ['--url', '/ot/x.txt', '--from', '192.0.2.9', '--docroot', 'www'], status: 200, decision: 'granted' },
     { name: '.htaccess lets its network in', args: ['--url', '/sub/a.html', '--from', '10.1.2.3', '--docroot', 'www'], status: 200, decision: 'granted' },
   ];
   for (const c of cases) {

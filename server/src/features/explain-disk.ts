@@ -341,6 +341,25 @@ function decodeUrlPath(p: string): string {
   }
 }
 
+/**
+ * The file a URL path maps to: the first plain `Alias`/`ScriptAlias` that matches (the virtual
+ * host's before the main server's, as mod_alias tries them), else the document root. (An alias
+ * target's .htaccess files are its own: those under the document root do not apply there.)
+ */
+function diskFilename(doc: ConfigDocument, vhost: SectionNode | null, docRoot: string, urlPath: string): string {
+  const uri = decodeUrlPath(urlPath.startsWith('/') ? urlPath : '/' + urlPath);
+  const aliasesOf = (children: readonly ChildNode[]): DirectiveNode[] => {
+    const out: DirectiveNode[] = [];
+    for (const c of scopeNodes(children, null)) if (c.type === 'directive' && (c.key === 'alias' || c.key === 'scriptalias') && c.args.length >= 2) out.push(c);
+    return out;
+  };
+  for (const d of [...(vhost ? aliasesOf(vhost.children) : []), ...aliasesOf(doc.children)]) {
+    const from = d.args[0].value;
+    if (uri === from || uri.startsWith(from.endsWith('/') ? from : from + '/')) return d.args[1].value + uri.slice(from.length);
+  }
+  return (docRoot === '/' ? '' : docRoot) + uri;
+}
+
 export interface DiskExplainInput {
   flat: FlatConfig;
   context: FileContext;
@@ -372,7 +391,7 @@ export function explainOnDisk(input: DiskExplainInput): ExplainResult & { htacce
   const read: string[] = [];
   if (reader && q.documentRoot && context !== 'htaccess') {
     const docRoot = trimEndChars(q.documentRoot, '/') || '/';
-    const filename = (docRoot === '/' ? '' : docRoot) + decodeUrlPath(q.path.startsWith('/') ? q.path : '/' + q.path);
+    const filename = diskFilename(flat.doc, picked.vhost, docRoot, q.path);
     const names = accessFileNames(flat.doc, picked.vhost);
     const inserts: Array<{ text: string; origins: FlatConfig['origins'] }> = [];
     for (const dir of walkedDirectories(filename, reader)) {
@@ -431,7 +450,7 @@ export function explainOnDisk(input: DiskExplainInput): ExplainResult & { htacce
   const ev = explain(doc, context, request, { compat: input.compat });
   if (request.disk) {
     const docRoot = trimEndChars(q.documentRoot!, '/') || '/';
-    const stopped = walkStop((docRoot === '/' ? '' : docRoot) + decodeUrlPath(q.path.startsWith('/') ? q.path : '/' + q.path), request.disk);
+    const stopped = walkStop(diskFilename(flat.doc, picked.vhost, trimEndChars(q.documentRoot!, '/') || '/', q.path), request.disk);
     if (stopped?.missing) {
       notes.push(`${stopped.stop} does not exist: httpd's directory walk stops before it, and a request access lets through ends in 404`);
     } else if (stopped) notes.push(`${stopped.stop} is a file: the rest of the path is its path_info, and no <Directory> naming the file applies`);
