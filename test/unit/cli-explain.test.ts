@@ -34,6 +34,14 @@ describe('CLI explain', () => {
         '</Directory>',
         'Alias /al/ "' + dir + '/www/sub/"',
         'Alias /ot "' + dir + '/other"',
+        '<VirtualHost *:80>',
+        '  ServerName disk.example',
+        '  DocumentRoot "' + dir + '/www"',
+        '</VirtualHost>',
+        '<VirtualHost *:80>',
+        '  ServerName elsewhere.example',
+        '  DocumentRoot /nonexistent/www',
+        '</VirtualHost>',
         '<Location /private>',
         '  AuthType Basic',
         '  AuthName x',
@@ -66,6 +74,10 @@ describe('CLI explain', () => {
     // root's (fifth black-box run: explain had read the document root's for an aliased URL).
     { name: 'an Alias into a folder with a .htaccess: that one is read', args: ['--url', '/al/a.html', '--from', '192.0.2.9', '--docroot', 'www'], status: 403, decision: 'denied', stepFile: path.join('www', 'sub', '.htaccess'), stepLine: 1 },
     { name: 'an Alias out of the document root: none under it is read', args: ['--url', '/ot/x.txt', '--from', '192.0.2.9', '--docroot', 'www'], status: 200, decision: 'granted' },
+    // Without --docroot, the configuration's own DocumentRoot where it exists on this machine (as
+    // the editor does): its .htaccess files count, as in httpd (sixth black-box run: explain said
+    // 200 where httpd, reading the .htaccess file, answered 403).
+    { name: 'the configured DocumentRoot on disk stands in for --docroot', args: ['--url', '/sub/a.html', '--from', '192.0.2.9', '--header', 'Host:disk.example'], status: 403, decision: 'denied', stepFile: path.join('www', 'sub', '.htaccess'), stepLine: 1 },
     { name: '.htaccess lets its network in', args: ['--url', '/sub/a.html', '--from', '10.1.2.3', '--docroot', 'www'], status: 200, decision: 'granted' },
   ];
   for (const c of cases) {

@@ -13,7 +13,7 @@ import { FILE_CONTEXTS, defaultContextFor, type FileContext } from '../model/con
 import { loadConfigGraph } from '../model/workspace';
 import { diskHost, diskReader } from '../model/disk';
 import { flattenGraph, type CredentialsState, type ExplainQuery, type FlatConfig } from '../features/explain';
-import { explainOnDisk, flatOfDocument } from '../features/explain-disk';
+import { documentRootOf, explainOnDisk, flatOfDocument } from '../features/explain-disk';
 
 export interface ExplainIO {
   stdout: { write(chunk: string): unknown };
@@ -41,7 +41,9 @@ export const EXPLAIN_HELP = `explain options (apacheconf explain FILE --url PATH
                              one is given, every <IfDefine> is settled
   --docroot DIR              the document root on disk the URL maps onto;
                              .htaccess files under it are read where
-                             AllowOverride lets them in
+                             AllowOverride lets them in (default: the
+                             answering host's DocumentRoot, where it exists
+                             on this machine)
   --context CONTEXT          server | vhost | directory | htaccess
   --format text|json         output (default text); lines are 1-based
 `;
@@ -234,7 +236,11 @@ export function runExplain(args: readonly string[], io: ExplainIO, cwd: string):
     flat = flatOfDocument(parse(text), abs);
   }
 
-  const docroot = o.docroot ? nodePath.resolve(cwd, o.docroot) : undefined;
+  // Without --docroot, the DocumentRoot of the host that answers, where it exists on this machine
+  // (as the editor's explain does): its .htaccess files and what the disk holds count, as in httpd.
+  const hostHeader = Object.entries(o.headers ?? {}).find(([k]) => k.toLowerCase() === 'host')?.[1];
+  const configured = !o.docroot && context !== 'htaccess' ? documentRootOf(flat.doc, hostHeader) : undefined;
+  const docroot = o.docroot ? nodePath.resolve(cwd, o.docroot) : configured && nodePath.isAbsolute(configured) && diskReader.isDirectory(configured) ? configured : undefined;
   const texts = [flat.doc.text, ...(docroot ? htaccessTexts(docroot, o.url) : [])];
   const users = usersOf(namedFiles(texts, 'authuserfile', serverRoot));
   const groups = groupsOf(namedFiles(texts, 'authgroupfile', serverRoot));
