@@ -25,7 +25,7 @@
  *
  * Options: --quick (fewer repetitions, shorter limits), --no-lsp, --no-profile; --latency LINES [DEBOUNCE]
  * measures only the typing latency on a generated file; --echo DIAGNOSTICS [LINES] only the stand-in's.
- * Internal: --child-analyze FILE REPS [RULE], --child-rules FILE, --child-mem FILE [RULE] [quick],
+ * Internal: --child-analyze FILE REPS [RULE] [quick], --child-rules FILE, --child-mem FILE [RULE] [quick],
  * --child-rate KIND, --child-profile, --child-echo DIAGNOSTICS --stdio.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -207,18 +207,25 @@ function serviceWithout(ignore: string | undefined) {
   return createService(ignore ? { rules: { [ignore]: 'ignore' } } : {});
 }
 
-/** `--child-analyze FILE REPS [RULE]`: parse+diagnose FILE REPS times; prints the median MB/s. */
-function childAnalyze(file: string, reps: number, ignore?: string): void {
+/**
+ * `--child-analyze FILE REPS [RULE] [quick]`: parse+diagnose FILE REPS times after one run that is
+ * not counted (the JIT's warm-up, as the baselines have theirs); prints the median MB/s and the
+ * first run's time.
+ */
+function childAnalyze(file: string, reps: number, ignore?: string, depth: 'quick' | 'full' = 'full'): void {
   const text = fs.readFileSync(file, 'latin1');
   const service = serviceWithout(ignore);
+  const t0 = process.hrtime.bigint();
+  sink += service.analyze({ text, uri: 'file:///bench/input.conf', depth }).findings.length;
+  const firstMs = Number(process.hrtime.bigint() - t0) / 1e6;
   const ms: number[] = [];
   for (let i = 0; i < reps; i++) {
     const t = process.hrtime.bigint();
-    sink += service.analyze({ text, uri: 'file:///bench/input.conf' }).findings.length;
+    sink += service.analyze({ text, uri: 'file:///bench/input.conf', depth }).findings.length;
     ms.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
   const m = median(ms);
-  process.stdout.write(JSON.stringify({ ms: m, mbps: text.length / 1e6 / (m / 1000) }) + '\n');
+  process.stdout.write(JSON.stringify({ ms: m, mbps: text.length / 1e6 / (m / 1000), firstMs }) + '\n');
 }
 
 /** `--child-rules FILE`: time each rule's check over FILE, parsed once. */
@@ -649,24 +656,26 @@ async function main(): Promise<void> {
     const genFile = path.join(tmp, 'gen-100k.conf');
     fs.writeFileSync(genFile, gen, 'latin1');
     const genBase = throughput(gen.length, quick ? 3 : 7, () => baseline(gen));
-    {
-      const t = process.hrtime.bigint();
-      service.analyze({ text: gen, uri: 'file:///bench/gen.conf', depth: 'quick' });
-      const ms = Number(process.hrtime.bigint() - t) / 1e6;
-      const mbps = gen.length / 1e6 / (ms / 1000);
+    // The quick pass in a process of its own, warmed up as the baselines are (the editor's server
+    // has analysed files before); the first, cold, run is printed beside it.
+    const genQuickOut = runChild(['--child-analyze', genFile, quick ? '3' : '7', '', 'quick'], budget);
+    if (genQuickOut) {
+      const r = JSON.parse(genQuickOut) as { mbps: number; ms: number; firstMs: number };
       rows.push({
         name: `(b) parse+diagnose, quick pass, generated 100k lines (${fmtMB(gen.length)})`,
-        value: `${mbps.toFixed(2)} MB/s = ${(mbps / genBase).toFixed(3)}× its baseline, ${ms.toFixed(0)} ms`,
+        value: `${r.mbps.toFixed(2)} MB/s = ${(r.mbps / genBase).toFixed(3)}× its baseline, ${r.ms.toFixed(0)} ms (median after a warm-up run; the first, cold run: ${r.firstMs.toFixed(0)} ms)`,
         target: '≥ 0.5× baseline',
-        ok: mbps >= 0.5 * genBase,
+        ok: r.mbps >= 0.5 * genBase,
       });
+    } else {
+      rows.push({ name: `(b) parse+diagnose, quick pass, generated 100k lines (${fmtMB(gen.length)})`, value: `did not finish in ${budget / 1000} s`, target: '≥ 0.5× baseline', ok: false });
     }
     const genOut = runChild(['--child-analyze', genFile, quick ? '1' : '3'], budget);
     if (genOut) {
-      const r = JSON.parse(genOut) as { mbps: number; ms: number };
+      const r = JSON.parse(genOut) as { mbps: number; ms: number; firstMs: number };
       rows.push({
-        name: `(b) parse+diagnose, generated 100k lines (${fmtMB(gen.length)})`,
-        value: `${r.mbps.toFixed(2)} MB/s = ${(r.mbps / genBase).toFixed(3)}× its baseline (${genBase.toFixed(0)} MB/s), ${r.ms.toFixed(0)} ms`,
+        name: `(b) parse+diagnose, full pass, generated 100k lines (${fmtMB(gen.length)})`,
+        value: `${r.mbps.toFixed(2)} MB/s = ${(r.mbps / genBase).toFixed(3)}× its baseline (${genBase.toFixed(0)} MB/s), ${r.ms.toFixed(0)} ms (the first run: ${r.firstMs.toFixed(0)} ms)`,
         target: '≥ 0.5× baseline',
         ok: r.mbps >= 0.5 * genBase,
       });
@@ -857,7 +866,7 @@ function printTable(rows: Row[]): void {
 if (require.main !== module || process.env.NO_BENCH_MAIN) {
   // Imported (for generateConfig, lspLatency), or bundled into a probe that sets NO_BENCH_MAIN: run nothing.
 } else if (args[0] === '--child-mem') childMem(args[1] ?? '', args[2], args[3] === 'quick' ? 'quick' : 'full');
-else if (args[0] === '--child-analyze') childAnalyze(args[1], Number(args[2] ?? '1'), args[3]);
+else if (args[0] === '--child-analyze') childAnalyze(args[1], Number(args[2] ?? '1'), args[3] || undefined, args[4] === 'quick' ? 'quick' : 'full');
 else if (args[0] === '--child-rules') childRules(args[1]);
 else if (args[0] === '--child-profile') childProfile(args[1] ?? 'analyze');
 else if (args[0] === '--child-rate') childRate(args[1] ?? 'quick');

@@ -315,7 +315,8 @@ class Section implements SectionNode {
   declare readonly type: 'section';
   open!: SectionOpen;
   close: SectionClose | null = null;
-  children: ChildNode[] = [];
+  /** Filled in when the section ends (parse keeps the children of open sections in one buffer). */
+  children: ChildNode[] = NO_CHILDREN;
   private nameToken: Token | null = null;
   private words: Token[] | null = null;
   readersMemo: unknown = undefined;
@@ -352,6 +353,9 @@ class Section implements SectionNode {
 for (const [cls, type] of [[Blank, 'blank'], [Comment, 'comment'], [Directive, 'directive'], [Open, 'open'], [Close, 'close'], [Section, 'section']] as const) {
   Object.defineProperty(cls.prototype, 'type', { value: type, enumerable: true });
 }
+
+/** A section's children until parse copies them out at its end. */
+const NO_CHILDREN: ChildNode[] = [];
 
 /** Directive keys by name as written: a file repeats a few dozen names thousands of times. */
 const KEYS = new Map<string, string>();
@@ -410,18 +414,28 @@ function nameToken(l: Logical, a: number, b: number): Token {
 }
 
 export function parse(text: string): ConfigDocument {
-  const lines: LineNode[] = [];
   const sections: SectionNode[] = [];
-  const directives: DirectiveNode[] = [];
   const errors: SyntaxError[] = [];
-  const children: ChildNode[] = [];
-  const lineStarts: number[] = [0];
   const stack: SectionNode[] = [];
   const n = text.length;
-  // Where every physical line starts, found once: the loop below reads each line's end here.
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-  const physical = lineStarts.length;
+  // Where every physical line starts, found once: the loop below reads each line's end here. The
+  // lines are counted first so that the array is made at its size (pushing would copy it as it grows).
+  let physical = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) physical++;
+  const lineStarts: number[] = new Array<number>(physical);
+  lineStarts[0] = 0;
+  for (let i = text.indexOf('\n'), k = 1; i >= 0; i = text.indexOf('\n', i + 1)) lineStarts[k++] = i + 1;
   const table = new LineTable(text, physical);
+  // There are at most as many logical lines, and directives, as physical ones: both arrays are
+  // made at that size and cut to their count at the end.
+  const lines: LineNode[] = new Array<LineNode>(physical);
+  let lineCount = 0;
+  const directives: DirectiveNode[] = new Array<DirectiveNode>(physical);
+  let directiveCount = 0;
+  // The children of the top level and of every open section, one after another; `starts` holds
+  // where each open section's begin. A section's are copied out at its exact size when it ends.
+  const pending: ChildNode[] = [];
+  const starts: number[] = [];
 
   const nul = text.indexOf('\u0000');
   if (nul >= 0) {
@@ -448,7 +462,6 @@ export function parse(text: string): ConfigDocument {
   }
 
   let top: SectionNode | null = null;
-  let into: ChildNode[] = children;
   const single = table.single;
 
   let pos = 0;
@@ -518,8 +531,8 @@ export function parse(text: string): ConfigDocument {
 
     if (a >= b) {
       const node: LineNode = new Blank(table, table.add(lineStart, lineStart, lineStart, startLine, 0, single), top);
-      lines.push(node);
-      into.push(node);
+      lines[lineCount++] = node;
+      pending.push(node);
       continue;
     }
     const start = mapOffset(l, a);
@@ -527,18 +540,21 @@ export function parse(text: string): ConfigDocument {
     const first = s.charCodeAt(a);
     if (first === 35 /* # */) {
       const node: LineNode = new Comment(table, table.add(lineStart, start, end, startLine, a, l), top);
-      lines.push(node);
-      into.push(node);
+      lines[lineCount++] = node;
+      pending.push(node);
       continue;
     }
     if (first === 60 /* < */ && a + 1 < b && s.charCodeAt(a + 1) === 47 /* / */) {
       // Closing tag: </Name> (white space before '>' tolerated).
       let e = a + 2;
       while (e < b && s.charCodeAt(e) !== 62 && !isSpace(s.charCodeAt(e))) e++;
-      const nameRaw = s.slice(a + 2, e);
       const gt = s.lastIndexOf('>', b - 1);
-      const restEmpty = gt >= e ? s.slice(e, gt).trim().length === 0 : s.slice(e, b).trim().length === 0;
-      const key = keyOf(nameRaw);
+      // Only blanks between the name and the '>' (or the end of a tag that has none).
+      let r = e;
+      const restEnd = gt >= e ? gt : b;
+      while (r < restEnd && isSpace(s.charCodeAt(r))) r++;
+      const restEmpty = r === restEnd;
+      const key = e > a + 2 ? keyAt(s, a + 2, e) : '';
       let idx = -1;
       for (let i = stack.length - 1; i >= 0; i--) {
         if (stack[i].key === key) {
@@ -547,30 +563,31 @@ export function parse(text: string): ConfigDocument {
         }
       }
       if (gt < e) {
-        errors.push({ code: 'missing-gt', message: `The closing tag </${nameRaw}> has no closing '>'.`, start, end });
+        errors.push({ code: 'missing-gt', message: `The closing tag </${s.slice(a + 2, e)}> has no closing '>'.`, start, end });
       } else if (!restEmpty || gt !== b - 1) {
-        errors.push({ code: 'close-has-arguments', message: `The closing tag </${nameRaw}> takes no arguments.`, start, end });
+        errors.push({ code: 'close-has-arguments', message: `The closing tag </${s.slice(a + 2, e)}> takes no arguments.`, start, end });
       }
       if (idx < 0) {
         errors.push({
           code: 'stray-close',
           message: top
-            ? `</${nameRaw}> does not close any open section; <${top.name.raw}> (line ${top.open.line + 1}) is still open.`
-            : `</${nameRaw}> closes a section that was never opened.`,
+            ? `</${s.slice(a + 2, e)}> does not close any open section; <${top.name.raw}> (line ${top.open.line + 1}) is still open.`
+            : `</${s.slice(a + 2, e)}> closes a section that was never opened.`,
           start,
           end,
         });
         const node: SectionClose = new Close(table, table.add(lineStart, start, end, startLine, e, l), top, null);
-        lines.push(node);
-        into.push(node);
+        lines[lineCount++] = node;
+        pending.push(node);
         continue;
       }
       // Sections opened after the matching one were never closed.
       while (stack.length - 1 > idx) {
         const lost = stack.pop()!;
+        endChildren(lost);
         errors.push({
           code: 'mismatched-close',
-          message: `<${lost.name.raw}> (line ${lost.open.line + 1}) is not closed before </${nameRaw}>.`,
+          message: `<${lost.name.raw}> (line ${lost.open.line + 1}) is not closed before </${s.slice(a + 2, e)}>.`,
           start: lost.open.start,
           end: lost.open.end,
         });
@@ -578,12 +595,10 @@ export function parse(text: string): ConfigDocument {
       const target = stack.pop()!;
       const node: SectionClose = new Close(table, table.add(lineStart, start, end, startLine, e, l), target, target);
       target.close = node;
-      target.children.push(node);
-      // Its children are all in: keep them in an array of their exact size (see tokenize).
-      (target as { children: ChildNode[] }).children = target.children.slice();
-      lines.push(node);
+      pending.push(node);
+      endChildren(target);
+      lines[lineCount++] = node;
       top = stack.length ? stack[stack.length - 1] : null;
-      into = top ? top.children : children;
       continue;
     }
     if (first === 60 /* < */) {
@@ -602,12 +617,12 @@ export function parse(text: string): ConfigDocument {
       const section = new Section(table, index, keyAt(s, a + 1, e), top, stack.length + 1);
       const open: SectionOpen = new Open(table, index, top, section);
       section.open = open;
-      lines.push(open);
-      into.push(section);
+      lines[lineCount++] = open;
+      pending.push(section);
       sections.push(section);
       stack.push(section);
+      starts.push(pending.length);
       top = section;
-      into = section.children;
       continue;
     }
     addDirective(l, a, b, lineStart, start, end, startLine);
@@ -615,6 +630,7 @@ export function parse(text: string): ConfigDocument {
 
   for (let i = stack.length - 1; i >= 0; i--) {
     const lost = stack[i];
+    endChildren(lost);
     errors.push({
       code: 'unclosed-section',
       message: `<${lost.name.raw}> (line ${lost.open.line + 1}) is never closed.`,
@@ -623,8 +639,18 @@ export function parse(text: string): ConfigDocument {
     });
   }
   errors.sort((x, y) => x.start - y.start);
+  const children = pending.slice();
+  lines.length = lineCount;
+  directives.length = directiveCount;
 
   return { text, children, lines, sections, directives, errors, lineStarts };
+
+  /** A section has ended (closed, or never closed and the file or an outer section over): its children, copied out at their exact size. */
+  function endChildren(section: SectionNode): void {
+    const from = starts.pop()!;
+    (section as { children: ChildNode[] }).children = pending.slice(from);
+    pending.length = from;
+  }
 
   function addDirective(l: Logical, a: number, b: number, lineStart: number, start: number, end: number, line: number): void {
     // `a` is the first non-blank character of the line, so the name starts there. A plain name
@@ -646,9 +672,9 @@ export function parse(text: string): ConfigDocument {
       const name = readWord(l, a, b);
       node = new Directive(table, table.add(lineStart, start, end, line, wordEnd, l), top, keyOf(name.value), name);
     }
-    lines.push(node);
-    directives.push(node);
-    into.push(node);
+    lines[lineCount++] = node;
+    directives[directiveCount++] = node;
+    pending.push(node);
   }
 }
 
