@@ -274,6 +274,18 @@ describe('cli: a file included in two places, fixed with --root', () => {
   });
 });
 
+// A root file outside the working directory: the files it leads to were named `../../etc/…`
+// (found by a run on Debian's own /etc/apache2 from the project folder).
+describe('cli: files the root file leads to, outside the working directory', () => {
+  it('are named by their absolute path, not by a path that climbs out of the working directory', async () => {
+    tree({ 'outside/main.conf': 'Include conf/*.conf\n', 'outside/conf/a.conf': '<Directory /srv>\n    Order deny,allow\n    Deny from all\n</Directory>\n', 'cwd/keep': '' });
+    const r = await run(['check', '--format', 'json', '--root', path.join(tmp, 'outside/main.conf'), path.join(tmp, 'outside/main.conf')], path.join(tmp, 'cwd'));
+    const paths = (JSON.parse(r.out).files as Array<{ path: string }>).map((f) => f.path);
+    assert.ok(paths.includes(path.join(tmp, 'outside/conf/a.conf')), paths.join(', '));
+    assert.ok(!paths.some((p) => p.startsWith('..')), paths.join(', '));
+  });
+});
+
 describe('cli: directory walking', () => {
   // nginx, CUPS and many daemons use *.conf too (found by a run over Debian's packages: nginx's
   // `deny all;` was reported as 2.2 access control, cupsd.conf's `Port` as removed from httpd).

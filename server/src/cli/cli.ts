@@ -505,6 +505,12 @@ function diskHtaccessUnder(config: ConfigDocument | null, reader: HtaccessReader
   };
 }
 
+/** A file the root file led to, as the report names it: relative to the working directory when under it, else its absolute path (not `../../etc/…`). */
+function displayPath(cwd: string, p: string): string {
+  const r = nodePath.relative(cwd, p);
+  return r && !r.startsWith('..') && !nodePath.isAbsolute(r) ? r : p;
+}
+
 function configurationDoc(
   graph: ConfigGraph,
   cwd: string,
@@ -513,7 +519,7 @@ function configurationDoc(
   if (flat.truncated || graph.truncated) return null;
   return {
     doc: flat.doc,
-    origins: flat.origins.map((x) => ({ path: nodePath.relative(cwd, x.path) || x.path, line: x.line })),
+    origins: flat.origins.map((x) => ({ path: displayPath(cwd, x.path), line: x.line })),
     // By real path, so a file given as conf-available/x.conf is known where conf-enabled/x.conf (a link to it) is included.
     real: flat.origins.map((x) => ({ path: realPath(x.path), line: x.line })),
   };
@@ -607,7 +613,7 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
       for (const gf of graph.files) {
         if (known.has(gf.path)) continue;
         known.add(gf.path);
-        files.push({ display: nodePath.relative(cwd, gf.path) || gf.path, absolute: gf.path, explicit: false });
+        files.push({ display: displayPath(cwd, gf.path), absolute: gf.path, explicit: false });
       }
       if (graph.truncated) io.stderr.write(`apacheconf: warning: stopped following includes at the limit of files or depth\n`);
     }
