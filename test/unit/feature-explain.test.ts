@@ -44,6 +44,19 @@ const FILES: Record<string, string> = {
   '/c/vhost.d/a-access.inc': ['<Location /private>', '    Require ip 10.0.0.0/8', '</Location>', ''].join('\n'),
 };
 
+// Found on Debian's own configuration: the note named `<VirtualHost *:80> on line 889`, a line of
+// the configuration spliced into one text, where the host is line 1 of sites-enabled/000-default.conf.
+describe('features/explain: the virtual host a request without Host reaches, in an included file', () => {
+  it('is named by its own file and line, not by a line of the spliced configuration', () => {
+    const files = {
+      '/d/apache2.conf': ['ServerRoot /d', '# one', '# two', '# three', 'Include sites-enabled/*.conf', ''].join('\n'),
+      '/d/sites-enabled/000-default.conf': ['<VirtualHost *:80>', '    DocumentRoot /var/www/html', '</VirtualHost>', ''].join('\n'),
+    };
+    const r = createService().explain({ path: '/index.html', ip: '10.0.0.1' }, { graph: loadConfigGraph(memHost(files), '/d/apache2.conf') });
+    assert.match(r.note ?? '', /<VirtualHost \*:80> on \/d\/sites-enabled\/000-default\.conf line 1\)/);
+  });
+});
+
 describe('features/explain: over the include graph', () => {
   const graph = loadConfigGraph(memHost(FILES), '/c/httpd.conf');
 

@@ -154,7 +154,12 @@ function defaultPort(doc: ConfigDocument): string {
  * the Host header, else 80 or the first Listen port), the one whose ServerName or ServerAlias is the Host, else the first
  * of them (name-based hosting's default). None listening on that port: the main server.
  */
-export function pickVirtualHost(doc: ConfigDocument, host: string | undefined): { vhost: SectionNode | null; note?: string } {
+export function pickVirtualHost(
+  doc: ConfigDocument,
+  host: string | undefined,
+  /** How a note names a line of `doc` (a flattened configuration's lines come from several files). */
+  where: (line: number) => string = (line) => `line ${line + 1}`,
+): { vhost: SectionNode | null; note?: string } {
   const vhosts = virtualHosts(doc);
   if (!vhosts.length) return { vhost: null };
   const portMatch = host ? /:(\d+)$/.exec(host) : null;
@@ -162,7 +167,7 @@ export function pickVirtualHost(doc: ConfigDocument, host: string | undefined): 
   const candidates = vhosts.filter((v) => portsOf(v).some((p) => p === '*' || p === port));
   if (!candidates.length) return { vhost: null, note: `no <VirtualHost> listens on port ${port}: the main server answers` };
   const named = candidates.map((v) => ({ v, ...namesOf(v) }));
-  const label = (n: { v: SectionNode; serverName: string | null }) => n.serverName ?? `<VirtualHost ${n.v.args.map((a) => a.value).join(' ')}> on line ${n.v.open.line + 1}`;
+  const label = (n: { v: SectionNode; serverName: string | null }) => n.serverName ?? `<VirtualHost ${n.v.args.map((a) => a.value).join(' ')}> on ${where(n.v.open.line)}`;
   if (!host) {
     return { vhost: named[0].v, note: `no Host header given: the first virtual host on port ${port} (${label(named[0])}) answers, as in name-based hosting; give a Host (--header Host:NAME in the CLI, the server name in the editor) for another` };
   }
@@ -380,7 +385,10 @@ export function explainOnDisk(input: DiskExplainInput): ExplainResult & { htacce
   const q: ExplainQuery = { ...input.query };
   const notes: string[] = [];
   const hostHeader = input.host ?? Object.entries(q.headers ?? {}).find(([k]) => k.toLowerCase() === 'host')?.[1];
-  const picked: { vhost: SectionNode | null; note?: string } = context === 'server' ? pickVirtualHost(flat.doc, hostHeader) : { vhost: null };
+  const picked: { vhost: SectionNode | null; note?: string } = context === 'server' ? pickVirtualHost(flat.doc, hostHeader, (line) => {
+    const o = flat.origins[line];
+    return o && o.path ? `${o.path} line ${o.line + 1}` : `line ${line + 1}`;
+  }) : { vhost: null };
   // The chosen host by its open tag (the .htaccess splice goes after it, so its offset stays put).
   if (picked.vhost) q.vhostStart = picked.vhost.open.start;
   if (picked.note) notes.push(picked.note);
