@@ -137,7 +137,7 @@ describe('rule access-intent', () => {
 });
 
 describe('crossSectionMixed (mixed-access across sections)', () => {
-  run((t, c) => crossSectionMixed(parse(t), c), [
+  run((t, c) => crossSectionMixed({ doc: parse(t), fileContext: c }), [
     {
       name: '§6.1 case (a): Directory host rules gate a Location Require',
       text: d('  Order deny,allow\n  Deny from all', '/') + '<Location /server-status>\n  Require local\n</Location>\n',
@@ -161,7 +161,7 @@ describe('crossSectionMixed (mixed-access across sections)', () => {
   ]);
   it('points at the other section', () => {
     const t = d('  Order deny,allow\n  Deny from all', '/') + '<Location /s>\n  Require local\n</Location>\n';
-    const f = crossSectionMixed(parse(t), 'server');
+    const f = crossSectionMixed({ doc: parse(t), fileContext: 'server' });
     assert.equal(f[0].related?.length, 2);
     assert.equal(t.slice(f[0].related![0].start, f[0].related![0].end), 'Order deny,allow');
   });

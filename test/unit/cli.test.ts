@@ -286,6 +286,30 @@ describe('cli: files the root file leads to, outside the working directory', () 
   });
 });
 
+// The access engine's notes were worked out on each file alone, also with --root: a `Require` of an
+// included file that the root file's `<Directory />` host rules still gate went unreported, and a
+// provider defined by an `<AuthzProviderAlias>` of the root file was called unknown.
+describe('cli: check --root judges access across the files of the configuration', () => {
+  const ROOT = '# zero\n# one\n# two\nDocumentRoot /srv/www\n<Directory />\n  Order deny,allow\n  Deny from all\n</Directory>\n<AuthzProviderAlias ldap-group staff cn=staff,o=example>\n</AuthzProviderAlias>\nInclude conf.d/*.conf\n';
+  const SITE = '# status\n<Location /status>\n  Require local\n</Location>\n<Location /team>\n  Require staff\n</Location>\n';
+  const cases: Array<{ name: string; root: boolean; rule: string; line: number; present: boolean; message?: RegExp }> = [
+    { name: 'a Require the root file\'s host rules gate is mixed-access, naming their file and line', root: true, rule: 'mixed-access', line: 2, present: true, message: /<Directory \/> \(main\.conf line 5\)/ },
+    { name: 'the file alone does not show it', root: false, rule: 'mixed-access', line: 2, present: false },
+    { name: 'a provider the root file aliases is known', root: true, rule: 'invalid-require', line: 5, present: false },
+    { name: 'alone, the same provider is unknown', root: false, rule: 'invalid-require', line: 5, present: true },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      tree({ 'xr/main.conf': ROOT, 'xr/conf.d/site.conf': SITE });
+      const r = await run(['check', '--format', 'json', ...(c.root ? ['--root', 'xr/main.conf'] : []), 'xr/conf.d/site.conf'], tmp);
+      const file = (JSON.parse(r.out).files as Array<{ path: string; diagnostics: Array<{ code: string; message: string; range: { start: { line: number } } }> }>).find((f) => f.path === 'xr/conf.d/site.conf')!;
+      const hits = file.diagnostics.filter((d) => d.code === c.rule && d.range.start.line === c.line);
+      assert.equal(hits.length > 0, c.present, JSON.stringify(file.diagnostics, null, 1));
+      if (c.message) assert.match(hits[0].message, c.message);
+    });
+  }
+});
+
 describe('cli: directory walking', () => {
   // nginx, CUPS and many daemons use *.conf too (found by a run over Debian's packages: nginx's
   // `deny all;` was reported as 2.2 access control, cupsd.conf's `Port` as removed from httpd).

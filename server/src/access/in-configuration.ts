@@ -11,7 +11,7 @@
  * exact when its edits fall in the file's own lines, and the same wherever the file is included.
  */
 import { eolOf, parse, physicalLine, type ConfigDocument, type DirectiveNode, type OffsetEdit } from '../syntax';
-import { checkEditsAt, planMigration, type SectionPlan } from './plan';
+import { checkEditsAt, planMigration, type PlanNote, type SectionPlan } from './plan';
 import type { FileContext } from '../model/context';
 import { PROVIDERS } from '../facts/providers';
 
@@ -226,9 +226,9 @@ export function plansInConfiguration(view: ConfigurationView, file: ConfigDocume
       c.exact = { title: others.length ? `${sp.exact.title} (with its part in ${others.map(baseName).join(', ')})` : sp.exact.title, edits: exact };
       if (sp.htaccessBelow) c.htaccessBelow = sp.htaccessBelow;
     } else if (sp.exact) c.reason = `the rewrite that is exact in the configuration of ${view.root} also edits lines of other files.`;
-    else c.reason = sp.reason ?? `it is not exact in the configuration of ${view.root}.`;
+    else c.reason = sp.reason ? relabelLines(sp.reason, view) : `it is not exact in the configuration of ${view.root}.`;
     const naive = sp.naive ? map.edits(sp.naive.edits) : null;
-    if (sp.naive && naive) c.naive = { title: sp.naive.title, edits: naive, changes: sp.naive.changes };
+    if (sp.naive && naive) c.naive = { title: sp.naive.title, edits: naive, changes: sp.naive.changes && relabelLines(sp.naive.changes, view) };
     carried.set(sp, c);
     return c;
   };
@@ -240,6 +240,65 @@ export function plansInConfiguration(view: ConfigurationView, file: ConfigDocume
     if (plans.some((p) => key(p.exact?.edits) !== key(first.exact?.edits))) {
       out.set(d, { section: first.section, compatDirectives: first.compatDirectives, reason: `this file is included in several places of the configuration of ${view.root}, and what is exact differs between them.` });
     } else out.set(d, first);
+  }
+  return out;
+}
+
+/**
+ * Line numbers in a text written about the configuration (`(line 12)`, `line 12:`), as lines of
+ * the files they come from: `line N` where the line is the file's own, `NAME line N` where it
+ * is another file's.
+ */
+export function relabelLines(text: string, view: ConfigurationView): string {
+  return text.replace(/\bline (\d+)\b/g, (whole, n: string) => {
+    const o = view.origins[Number(n) - 1];
+    if (!o) return whole;
+    return o.path === view.path ? `line ${o.line + 1}` : `${baseName(o.path)} line ${o.line + 1}`;
+  });
+}
+
+/**
+ * The access engine's notes (invalid-require, dead-require, access-intent, mixed-access…) on the
+ * lines of `file`, worked out on the whole configuration: a `Require` of an included file that
+ * the host rules of the root file's `<Directory />` still gate, a provider an
+ * `<AuthzProviderAlias>` of another file defines. Null when the configuration holds none of the
+ * file's lines (its own notes are all there are). Each note is carried to the file's offsets; a
+ * related place in another file is named in the message instead, and a fix that edits another
+ * file's lines is dropped.
+ */
+export function notesInConfiguration(view: ConfigurationView, file: ConfigDocument): PlanNote[] | null {
+  const map = new OffsetMap(view, file);
+  let any = false;
+  for (let k = 0; k < view.origins.length && !any; k++) any = map.fileLine(k) >= 0;
+  if (!any) return null;
+  const plan = planMigration(view.doc, view.context ?? 'server');
+  const out: PlanNote[] = [];
+  const seen = new Set<string>();
+  for (const n of plan.notes) {
+    const a = map.map(n.start, false);
+    const b = n.end === n.start ? a : map.map(n.end, true);
+    if (!a || !b || b.at < a.at) continue;
+    const related: NonNullable<PlanNote['related']> = [];
+    for (const r of n.related ?? []) {
+      const ra = map.map(r.start, false);
+      const rb = r.end === r.start ? ra : map.map(r.end, true);
+      if (ra && rb && rb.at >= ra.at) related.push({ start: ra.at, end: rb.at, message: relabelLines(r.message, view) });
+    }
+    const fixes: NonNullable<PlanNote['fixes']> = [];
+    for (const f of n.fixes ?? []) {
+      const edits = map.edits(f.edits);
+      if (edits && !map.others.size) fixes.push({ ...f, edits });
+    }
+    const note: PlanNote = { ...n, message: relabelLines(n.message, view), start: a.at, end: b.at };
+    if (related.length) note.related = related;
+    else delete note.related;
+    if (fixes.length) note.fixes = fixes;
+    else delete note.fixes;
+    // A file included in several places: the same note once.
+    const key = `${note.rule}|${note.start}|${note.end}|${note.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(note);
   }
   return out;
 }

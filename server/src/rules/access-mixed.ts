@@ -5,12 +5,10 @@
  * do not lift the `Require` of another section (case b: `<Directory /> Require all denied` +
  * `<Location> Allow from 127.0.0.1` → 403). Each finding points at the other section's lines.
  */
-import type { ConfigDocument, Finding, FileContext } from './types';
-import { planMigration } from '../access';
-import { toFinding } from './access-support';
+import type { Finding, RuleContext } from './types';
+import { fullNotesOf, toFinding } from './access-support';
 
-export function crossSectionMixed(doc: ConfigDocument, ctx: FileContext): Finding[] {
-  return planMigration(doc, ctx)
-    .notes.filter((n) => n.rule === 'mixed-access')
-    .map((n) => toFinding(doc, 'mixed-access', n));
+/** In a configuration (the CLI's `--root`, the editor's root file), the sections of other files count too. */
+export function crossSectionMixed(ctx: RuleContext): Finding[] {
+  return fullNotesOf(ctx, 'mixed-access').map((n) => toFinding(ctx.doc, 'mixed-access', n));
 }

@@ -55,12 +55,13 @@ export const mixedAccessRule: Rule = {
   id: 'mixed-access',
   defaultSeverity: 'warning',
   summary: '2.2 host rules and 2.4 `Require` rules in one section: httpd evaluates them separately, so one can silently overrule the other.',
-  check({ doc, fileContext, depth }) {
+  check(ctx) {
+    const { doc, depth } = ctx;
     const out: Finding[] = [];
     // Across sections: the access engine knows which sections merge for which requests (spec §6.1, §6.2).
     if (depth !== 'quick') {
       try {
-        out.push(...crossSectionMixed(doc, fileContext));
+        out.push(...crossSectionMixed(ctx));
       } catch {
         // The same-section check below still runs.
       }
