@@ -139,6 +139,20 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       assert.match(String(newer.message), /2\.4\.6/);
     });
 
+    it('reports a Require of the open file that the root file\'s host rules gate (mixed-access across files), naming their file and line', async () => {
+      const dir = workspace({
+        'httpd.conf': lines('DocumentRoot /srv/www', '<Directory />', '    Order deny,allow', '    Deny from all', '</Directory>', 'Include conf.d/*.conf'),
+        'conf.d/status.conf': lines('<Location /status>', '    Require local', '</Location>'),
+      });
+      const c = await client(dir);
+      const uri = fileUri(path.join(dir, 'conf.d', 'status.conf'));
+      await c.open(uri, lines('<Location /status>', '    Require local', '</Location>'));
+      const p = await c.waitForDiagnostics(uri, (x) => codes(x.diagnostics).includes('mixed-access'));
+      const d = p.diagnostics.find((x) => x.code === 'mixed-access')!;
+      assert.equal(d.range.start.line, 1, 'on Require local');
+      assert.match(d.message, /<Directory \/> \(httpd\.conf line 2\)/);
+    });
+
     it('a non-empty httpdVersion setting wins over the project file', async () => {
       const dir = workspace();
       const c = await client(dir, { settings: { validate: { debounceMs: 0 }, httpdVersion: '2.4' } });
