@@ -332,6 +332,19 @@ const RAW_CASES: MigrationCase[] = [
     config: `${dir('Require ip 127.0.0.2')}\n${loc('/sub', `<IfDefine NEVER>\n${BASIC}\nRequire valid-user\nSatisfy any\n</IfDefine>`)}`,
     exact: false,
   },
+  // Debian's serve-cgi-bin.conf grants /usr/lib/cgi-bin under <IfDefine ENABLE_USR_LIB_CGI_BIN>,
+  // and a 2.2 site carried over says `Order allow,deny` + `Allow from all` for the same directory:
+  // with compat it answers what the inherited Require says, granted or `<Directory />`'s denial
+  // depending on the define. `Require all granted` (Off) opened it where the define does not hold;
+  // the rewrite keeps the inherited Require with AuthMerging And. Both worlds, each run on httpd.
+  {
+    id: 'd22-granted-under-ifdefine-holds', why: 'what is in force before the host rules is a grant under <IfDefine !NEVER>: AuthMerging And keeps it',
+    config: `${dir('Require all denied', '/')}\n<IfDefine !NEVER>\n${dir('Require all granted', SUB)}\n</IfDefine>\n${dir('Order allow,deny\nAllow from all', SUB)}`,
+  },
+  {
+    id: 'd23-granted-under-ifdefine-fails', why: 'the same grant under <IfDefine NEVER>: the inherited denial stays (403), as with compat',
+    config: `${dir('Require all denied', '/')}\n<IfDefine NEVER>\n${dir('Require all granted', SUB)}\n</IfDefine>\n${dir('Order allow,deny\nAllow from all', SUB)}`,
+  },
   // 160 locations, each with its own networks, under a Directory with host rules: one group whose
   // shared client classes times request points pass the check budget (466,578 evaluations), so
   // the check works out classes point by point.

@@ -52,6 +52,14 @@ const ROWS: Row[] = [
     output: d('  Require all denied\n', '/') + d('  AuthMerging And\n  Require all granted\n', '/srv/x'),
   },
   {
+    // Debian's serve-cgi-bin.conf grants its directory under <IfDefine ENABLE_USR_LIB_CGI_BIN>: the
+    // points see a grant before the host rules, but where the define does not hold `<Directory />`
+    // denies; AuthMerging And keeps whichever is in force (test/httpd: d22, d23).
+    name: 'a grant under <IfDefine> before host rules that let everyone in: AuthMerging And, not Off',
+    input: d('  Require all denied\n', '/') + '<IfDefine CGI>\n' + d('  Require all granted\n', '/usr/lib/cgi-bin') + '</IfDefine>\n' + d('  Order allow,deny\n  Allow from all\n', '/usr/lib/cgi-bin'),
+    output: d('  Require all denied\n', '/') + '<IfDefine CGI>\n' + d('  Require all granted\n', '/usr/lib/cgi-bin') + '</IfDefine>\n' + d('  AuthMerging And\n  Require all granted\n', '/usr/lib/cgi-bin'),
+  },
+  {
     name: 'a comment token is refused by httpd: no rewrite',
     input: d('  Order deny,allow\n  Deny from all\n  Allow from 10.1.2.3 # office\n'),
     output: null,

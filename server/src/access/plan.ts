@@ -826,8 +826,14 @@ function buildCandidates(doc: ConfigDocument, f: GroupFacts): Candidate[] {
 
 function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean): Candidate[] {
   const out: Candidate[] = [];
-  // 1. The forms chosen by §8.4's rules.
-  {
+  // 1. The forms chosen by §8.4's rules; then, when some X was given Off only because what was in
+  // force before it lets everyone in at the points seen, the same with AuthMerging there: what is in
+  // force before X may differ where the points cannot tell (an <IfDefine> around Debian's
+  // serve-cgi-bin.conf: `Require all granted` when it holds, `<Directory />`'s denial when not), and
+  // `AuthMerging And` keeps whichever it is, as the host rules that let everyone in did.
+  let grantedOff = false;
+  for (const preferMerge of [false, true]) {
+    if (preferMerge && !grantedOff) break;
     const xForms = new Map<Scope, XForm>();
     // Sections whose tree the rewrite changes: compat sections that decide some request (one that
     // decides none just loses its compat lines), and the later Require sections edited below.
@@ -855,8 +861,11 @@ function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean): 
       // alone what T ∧ P says, without an AuthMerging line.
       const pGranted = !pEmpty && !hasOwn && pts.every((i) => !i.beforeX!.authz.tree || treeIsGranted(i.beforeX!.authz.tree));
       let form: XForm;
-      if (pEmpty || (hasOwn && merging === 'off') || pGranted) form = 'off';
-      else if (pSame) form = 'merge';
+      if (pEmpty || (hasOwn && merging === 'off')) form = 'off';
+      else if (pGranted && !(preferMerge && pSame)) {
+        form = 'off';
+        if (pSame) grantedOff = true;
+      } else if (pSame) form = 'merge';
       else form = 'written';
       let e = xEdit(doc, f, x, form, authNone);
       if (!e && form === 'merge') e = xEdit(doc, f, x, (form = 'written'), authNone);
@@ -872,7 +881,7 @@ function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean): 
       xForms.set(x, form);
       edits.set(x, e);
     }
-    if (ok) out.push({ name: 'spec', edits });
+    if (ok) out.push({ name: preferMerge ? 'spec-merge' : 'spec', edits });
     // The same with AuthMerging on the later Require sections where a Require came before them.
     if (ok && f.ys.some((y) => !edits.has(y))) {
       const loose = new Map(edits);
@@ -901,7 +910,7 @@ function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean): 
           }
           loose.set(x, e);
         }
-        if (ok2) out.push({ name: 'spec-merging', edits: loose });
+        if (ok2) out.push({ name: preferMerge ? 'spec-merge-merging' : 'spec-merging', edits: loose });
       }
     }
   }
