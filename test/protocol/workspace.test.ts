@@ -150,7 +150,7 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       const p = await c.waitForDiagnostics(uri, (x) => codes(x.diagnostics).includes('mixed-access'));
       const d = p.diagnostics.find((x) => x.code === 'mixed-access')!;
       assert.equal(d.range.start.line, 1, 'on Require local');
-      assert.match(d.message, /<Directory \/> \(httpd\.conf line 2\)/);
+      assert.match(String(d.message), /<Directory \/> \(httpd\.conf line 2\)/);
     });
 
     it('a non-empty httpdVersion setting wins over the project file', async () => {

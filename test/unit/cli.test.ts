@@ -310,6 +310,24 @@ describe('cli: check --root judges access across the files of the configuration'
   }
 });
 
+// Debian's layout: the root file includes mods-enabled/status.conf, a link to
+// mods-available/status.conf, which a walk of the folder finds too. The file was reported twice.
+describe('cli: check --root over a folder with enabled links', () => {
+  it('reports a file the walk and the root file reach by different names once, in its configuration', async () => {
+    tree({
+      'ln/apache2/apache2.conf': 'IncludeOptional mods-enabled/*.conf\n<Directory />\n  Require all denied\n</Directory>\n',
+      'ln/apache2/mods-available/status.conf': '<Location /server-status>\n  Order deny,allow\n  Deny from all\n  Allow from 127.0.0.1\n</Location>\n',
+    });
+    fs.mkdirSync(path.join(tmp, 'ln/apache2/mods-enabled'), { recursive: true });
+    fs.symlinkSync('../mods-available/status.conf', path.join(tmp, 'ln/apache2/mods-enabled/status.conf'));
+    const r = await run(['check', '--format', 'json', '--root', 'ln/apache2/apache2.conf', 'ln/apache2'], tmp);
+    const files = JSON.parse(r.out).files as Array<{ path: string; diagnostics: Array<{ code: string; message: string }> }>;
+    const status = files.filter((f) => f.path.endsWith('status.conf'));
+    assert.deepEqual(status.map((f) => f.path), ['ln/apache2/mods-available/status.conf']);
+    assert.ok(status[0].diagnostics.some((d) => d.code === 'legacy-access' && /configuration of apache2\.conf/.test(d.message)), JSON.stringify(status[0].diagnostics));
+  });
+});
+
 describe('cli: directory walking', () => {
   // nginx, CUPS and many daemons use *.conf too (found by a run over Debian's packages: nginx's
   // `deny all;` was reported as 2.2 access control, cupsd.conf's `Port` as removed from httpd).

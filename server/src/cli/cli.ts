@@ -609,10 +609,13 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
     if (!graph.files.length) {
       session.reportIoError(o.root, 'the root file cannot be read');
     } else {
-      const known = new Set(files.map((f) => f.absolute));
+      // By real path: a file the walk found in mods-available/ is the one the root file reaches
+      // through its mods-enabled/ link, and is reported once, under the name the walk gave it.
+      const known = new Set(files.map((f) => realPath(f.absolute)));
       for (const gf of graph.files) {
-        if (known.has(gf.path)) continue;
-        known.add(gf.path);
+        const real = realPath(gf.path);
+        if (known.has(real)) continue;
+        known.add(real);
         files.push({ display: displayPath(cwd, gf.path), absolute: gf.path, explicit: false });
       }
       if (graph.truncated) io.stderr.write(`apacheconf: warning: stopped following includes at the limit of files or depth\n`);
@@ -623,7 +626,7 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
     for (const e of errors) session.reportIoError(e.path, e.message);
     return runReport(o, io, cwd, session, files);
   }
-  const graphContext = new Map(graph?.files.map((f) => [f.path, f.context]) ?? []);
+  const graphContext = new Map(graph?.files.map((f) => [realPath(f.path), f.context]) ?? []);
   const wide = graph ? checkConfiguration(graph) : [];
   const root = graph?.files.length ? configurationDoc(graph, cwd) : null;
   if (root) session.addSettings({ htaccessUnder: diskHtaccessUnder(root.doc, diskHost), openDirs: openDirectories(root.doc) });
@@ -633,7 +636,7 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
   for (const file of files) {
     const l = session.load(file);
     if (!l) continue;
-    const context = o.context ?? graphContext.get(file.absolute) ?? l.context;
+    const context = o.context ?? graphContext.get(realPath(file.absolute)) ?? l.context;
     const configuration = context === 'server' || context === 'vhost' ? configurationFor(root, file, o.root ?? '', together) : undefined;
     let a = l.service.analyze({ text: l.decoded.text, uri: uriOf(file), context, configuration });
     // A .htaccess file given with --root: its rewrite checked in that configuration, as fix --root does.
@@ -644,7 +647,7 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
     }
     // The configuration's findings and the target release's, under the same settings (command
     // line, project file) and disable comments as the file's own.
-    const extra: Finding[] = wide.filter((w) => w.path === file.absolute).map(({ path: _path, ...f }) => f);
+    const extra: Finding[] = wide.filter((w) => realPath(w.path) === realPath(file.absolute)).map(({ path: _path, ...f }) => f);
     const target = o.httpdVersion ?? l.project?.httpdVersion;
     if (target) extra.push(...l.service.versionFindings(a, target));
     a = l.service.addFindings(a, extra);
