@@ -153,6 +153,22 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       assert.match(String(d.message), /<Directory \/> \(httpd\.conf line 2\)/);
     });
 
+    it('warns that a site enabled under a name the root file\'s Include pattern does not take is never read (not-included)', async () => {
+      const dir = workspace({
+        'apache2.conf': lines('IncludeOptional sites-enabled/*.conf'),
+        'sites-available/default': lines('<VirtualHost *:80>', '    DocumentRoot /var/www', '</VirtualHost>'),
+      });
+      fs.mkdirSync(path.join(dir, 'sites-enabled'));
+      fs.symlinkSync('../sites-available/default', path.join(dir, 'sites-enabled', 'default'));
+      const c = await client(dir);
+      const uri = fileUri(path.join(dir, 'sites-available', 'default'));
+      await c.open(uri, lines('<VirtualHost *:80>', '    DocumentRoot /var/www', '</VirtualHost>'));
+      const p = await c.waitForDiagnostics(uri, (x) => codes(x.diagnostics).includes('not-included'));
+      const d = p.diagnostics.find((x) => x.code === 'not-included')!;
+      assert.equal(d.range.start.line, 0);
+      assert.match(String(d.message), /sites-enabled\/default.*`\*\.conf`/);
+    });
+
     it('a non-empty httpdVersion setting wins over the project file', async () => {
       const dir = workspace();
       const c = await client(dir, { settings: { validate: { debounceMs: 0 }, httpdVersion: '2.4' } });

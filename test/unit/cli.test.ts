@@ -328,6 +328,32 @@ describe('cli: check --root over a folder with enabled links', () => {
   });
 });
 
+// Debian's 2.4 apache2.conf reads `sites-enabled/*.conf`; 2.2's read every file there. A 2.2 site
+// enabled as `default` is not read at all by 2.4, which nothing said.
+describe('cli: check --root, a site enabled under a name the Include pattern does not take', () => {
+  it('is a not-included warning on the file the link points to; a .conf site is not', async () => {
+    tree({
+      'ni/apache2/apache2.conf': '# one\nIncludeOptional sites-enabled/*.conf\n',
+      'ni/apache2/sites-available/default': '<VirtualHost *:80>\n  DocumentRoot /var/www\n</VirtualHost>\n',
+      'ni/apache2/sites-available/other.conf': '<VirtualHost *:80>\n  DocumentRoot /var/www/other\n</VirtualHost>\n',
+    });
+    fs.mkdirSync(path.join(tmp, 'ni/apache2/sites-enabled'), { recursive: true });
+    fs.symlinkSync('../sites-available/default', path.join(tmp, 'ni/apache2/sites-enabled/default'));
+    fs.symlinkSync('../sites-available/other.conf', path.join(tmp, 'ni/apache2/sites-enabled/other.conf'));
+    const r = await run(['check', '--format', 'json', '--root', 'ni/apache2/apache2.conf', 'ni/apache2'], tmp);
+    const files = JSON.parse(r.out).files as Array<{ path: string; diagnostics: Array<{ code: string; message: string; severity: string }> }>;
+    const hits = files.flatMap((f) => f.diagnostics.filter((d) => d.code === 'not-included').map((d) => ({ path: f.path, ...d })));
+    assert.equal(hits.length, 1, JSON.stringify(hits));
+    assert.equal(hits[0].path, 'ni/apache2/sites-available/default');
+    assert.equal(hits[0].severity, 'warning');
+    assert.match(hits[0].message, /`IncludeOptional sites-enabled\/\*\.conf` \(apache2\.conf line 2\).*rename it to `default\.conf`/);
+    assert.equal(r.code, 1);
+    // Without a root file nothing is known of what httpd reads.
+    const alone = await run(['check', '--format', 'json', 'ni/apache2'], tmp);
+    assert.ok(!alone.out.includes('not-included'));
+  });
+});
+
 describe('cli: directory walking', () => {
   // nginx, CUPS and many daemons use *.conf too (found by a run over Debian's packages: nginx's
   // `deny all;` was reported as 2.2 access control, cupsd.conf's `Port` as removed from httpd).

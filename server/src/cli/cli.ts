@@ -28,7 +28,7 @@ import { unifiedDiff } from './diff';
 import { checkFilesParallel } from './parallel';
 import { formatHtml, formatMarkdown } from './upgrade-report';
 import { loadConfigGraph, type ConfigGraph } from '../model/workspace';
-import { checkConfiguration } from '../rules/workspace';
+import { checkConfiguration, notIncludedFiles } from '../rules/workspace';
 import * as nodePath from 'node:path';
 import { EXPLAIN_HELP, ExplainUsageError, runExplain } from './explain';
 
@@ -505,6 +505,15 @@ function diskHtaccessUnder(config: ConfigDocument | null, reader: HtaccessReader
   };
 }
 
+/** The names in a folder (none when it cannot be read). */
+function listDir(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
 /** A file the root file led to, as the report names it: relative to the working directory when under it, else its absolute path (not `../../etc/…`). */
 function displayPath(cwd: string, p: string): string {
   const r = nodePath.relative(cwd, p);
@@ -627,6 +636,8 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
     return runReport(o, io, cwd, session, files);
   }
   const graphContext = new Map(graph?.files.map((f) => [realPath(f.path), f.context]) ?? []);
+  const graphPaths = new Set(graphContext.keys());
+  const unread = graph ? notIncludedFiles(graph, listDir, nodePath.basename(o.root!)) : [];
   const wide = graph ? checkConfiguration(graph) : [];
   const root = graph?.files.length ? configurationDoc(graph, cwd) : null;
   if (root) session.addSettings({ htaccessUnder: diskHtaccessUnder(root.doc, diskHost), openDirs: openDirectories(root.doc) });
@@ -648,6 +659,10 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
     // The configuration's findings and the target release's, under the same settings (command
     // line, project file) and disable comments as the file's own.
     const extra: Finding[] = wide.filter((w) => realPath(w.path) === realPath(file.absolute)).map(({ path: _path, ...f }) => f);
+    // A server-config file enabled in a folder the configuration reads by a pattern its name does not match.
+    if (context !== 'htaccess' && !graphPaths.has(realPath(file.absolute))) {
+      for (const { path: p, ...f } of unread) if (realPath(p) === realPath(file.absolute)) extra.push(f);
+    }
     const target = o.httpdVersion ?? l.project?.httpdVersion;
     if (target) extra.push(...l.service.versionFindings(a, target));
     a = l.service.addFindings(a, extra);

@@ -17,7 +17,7 @@ import { trimEndChars, type ConfigDocument } from '../syntax';
 import { diskHost } from '../model/disk';
 import { findRootFile, loadConfigGraph, ROOT_CANDIDATES, type ConfigGraph, type WorkspaceFile, type WorkspaceHost } from '../model/workspace';
 import { ProjectFiles, PROJECT_FILE, type ProjectConfig } from '../model/project';
-import { checkConfiguration, type WorkspaceFinding } from '../rules/workspace';
+import { checkConfiguration, notIncludedFiles, type WorkspaceFinding } from '../rules/workspace';
 import { DEFAULT_SETTINGS, type LspSettings } from './settings';
 
 // The disk readers live with the model, shared with the CLI; exported here for the server's callers.
@@ -169,7 +169,15 @@ export class ConfigWorkspace {
   findingsFor(path: string, doc: ConfigDocument): WorkspaceFinding[] {
     const hit = this.fileOf(path);
     const read = hit?.conf.graph;
-    if (!hit || !read) return [];
+    if (!hit) {
+      // Not part of any configuration: perhaps enabled under a name the Include pattern does not take.
+      const conf = this.configurationFor(path);
+      if (!conf?.graph || !conf.root) return [];
+      const real = this.realPath(path);
+      const list = (dir: string) => (this.host.listDir(dir) ?? []).filter((n) => !n.endsWith('/'));
+      return notIncludedFiles(conf.graph, list, nodePath.basename(conf.root)).filter((f) => this.realPath(f.path) === real);
+    }
+    if (!read) return [];
     const { conf, file } = hit;
     if (file.doc.text === doc.text) return conf.findings.get(file.path) ?? [];
     const graph: ConfigGraph = { ...read, files: read.files.map((f) => (f === file ? { ...f, doc } : f)) };

@@ -214,6 +214,21 @@ export function loadConfigGraph(host: WorkspaceHost, root: string, options: Work
   return { root, serverRoot, files, edges, truncated };
 }
 
+/**
+ * The folder an Include line reads and the name pattern it takes there, when only the last part
+ * of its path has wildcards (`sites-enabled/*.conf`); null for other paths (a folder named whole
+ * takes every file in it; wildcards in a folder part).
+ */
+export function includePattern(graph: ConfigGraph, edge: IncludeEdge): { dir: string; pattern: string } | null {
+  const arg = edge.directive.args[0]?.value;
+  if (!arg || /\$\{/.test(arg)) return null;
+  const full = join(graph.serverRoot, arg);
+  const dir = dirOf(full);
+  const pattern = full.slice(full.lastIndexOf('/') + 1);
+  if (!hasWild(pattern) || hasWild(dir)) return null;
+  return { dir, pattern };
+}
+
 /** Conventional root files of the layouts users keep in a repository (Debian, Red Hat, source builds). */
 export const ROOT_CANDIDATES = [
   'apache2.conf',

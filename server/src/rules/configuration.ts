@@ -14,6 +14,7 @@ export interface RuleInfo {
 
 export const MODULE_NOT_LOADED = 'module-not-loaded';
 export const NEWER_THAN_TARGET = 'newer-than-target';
+export const NOT_INCLUDED = 'not-included';
 export const NEWER_THAN_TARGET_DEFAULT = 'warning' as const;
 
 export const CONFIGURATION_RULES: readonly RuleInfo[] = [
@@ -21,6 +22,11 @@ export const CONFIGURATION_RULES: readonly RuleInfo[] = [
     id: MODULE_NOT_LOADED,
     defaultSeverity: 'warning',
     summary: 'A directive whose module no `LoadModule` of the whole configuration loads, outside `<IfModule>` for it: httpd refuses to start. Needs a root file.',
+  },
+  {
+    id: NOT_INCLUDED,
+    defaultSeverity: 'warning',
+    summary: 'A file in a folder the configuration reads with a name pattern it does not match (`sites-enabled/default` where the root file reads `sites-enabled/*.conf`): httpd never reads it. Needs a root file.',
   },
   {
     id: NEWER_THAN_TARGET,

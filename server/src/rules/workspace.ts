@@ -13,13 +13,15 @@
  * a fragment says nothing about what is loaded) and the walk was complete.
  * Modules that distributions compile in are taken as loaded.
  */
-import type { ConfigGraph } from '../model/workspace';
+import { fnmatch, includePattern, type ConfigGraph } from '../model/workspace';
+import { physicalLine } from '../syntax';
 import type { Finding, DirectiveNode } from './types';
 import { ancestors } from '../model/context';
 import { getDirective, getModule } from '../facts';
 import { deleteLine, in22Branch, isCompat, code } from './scope';
 import { isAccessKey } from '../access';
 import { readDependsOnCompat } from '../model/guards';
+import { NOT_INCLUDED } from './configuration';
 
 /** Modules compiled into httpd by the common builds (Debian, Red Hat, the default `configure`). */
 const STATIC = new Set(['core', 'http_core', 'mod_so', 'mod_watchdog', 'mpm_common', 'mod_log_config', 'mod_logio', 'mod_version', 'mod_unixd', 'mod_systemd']);
@@ -86,6 +88,53 @@ export function checkConfiguration(graph: ConfigGraph): WorkspaceFinding[] {
         end: d.end,
         tags: ['unnecessary'],
         fixes: [{ title: 'Delete the LoadModule access_compat_module line', edits: [deleteLine(d)], preferred: false }],
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * `not-included`: files in a folder the configuration's Include lines read with a name pattern
+ * they do not match, so httpd never reads them. The Debian trap of 2.2 → 2.4: 2.2's apache2.conf
+ * read every file of sites-enabled/, 2.4's reads `sites-enabled/*.conf` only, so a site enabled as
+ * `default` (no `.conf`) is silently left out. `list` gives the names in a folder (none when it
+ * cannot be read); each finding's `path` is the entry as the folder holds it (often a link to
+ * sites-available/: the caller matches it to the file it checks by real path). `rootName` names
+ * the root file in the message.
+ */
+export function notIncludedFiles(graph: ConfigGraph, list: (dir: string) => readonly string[], rootName: string): WorkspaceFinding[] {
+  if (graph.truncated) return [];
+  const byDir = new Map<string, Array<{ edge: ConfigGraph['edges'][number]; pattern: string }>>();
+  for (const edge of graph.edges) {
+    const p = includePattern(graph, edge);
+    if (!p) continue;
+    const l = byDir.get(p.dir);
+    if (l) l.push({ edge, pattern: p.pattern });
+    else byDir.set(p.dir, [{ edge, pattern: p.pattern }]);
+  }
+  const inGraph = new Set(graph.files.map((f) => f.path));
+  const out: WorkspaceFinding[] = [];
+  for (const [dir, readers] of byDir) {
+    for (const name of list(dir)) {
+      const path = (dir === '/' ? '' : dir) + '/' + name;
+      // A name one of them takes is read (or will be once the configuration is read again); a
+      // dot file is an editor's or a tool's, not a site.
+      if (name.startsWith('.') || inGraph.has(path) || readers.some((r) => fnmatch(r.pattern, name))) continue;
+      const { edge, pattern } = readers[0];
+      const from = graph.files.find((f) => f.path === edge.from);
+      const line = from ? physicalLine(from.doc, edge.directive.start) + 1 : 0;
+      const fromName = edge.from.slice(edge.from.lastIndexOf('/') + 1);
+      const folder = dir.slice(dir.lastIndexOf('/') + 1);
+      const conf = /\.conf$/.test(pattern) && !name.endsWith('.conf');
+      out.push({
+        path,
+        rule: NOT_INCLUDED,
+        message:
+          `httpd does not read this file as \`${folder}/${name}\`: the configuration of ${rootName} reads ${folder}/ with \`${edge.directive.name.value} ${edge.directive.args[0].raw}\` (${fromName} line ${line}), and \`${name}\` does not match \`${pattern}\`, so none of its settings apply.` +
+          (conf ? ` httpd 2.4 as Debian packages it reads only \`*.conf\` files from sites-enabled/ and conf-enabled/ (2.2 read every file there): rename it to \`${name}.conf\` (with a2dissite/a2ensite, or the link by hand).` : ' Rename it to a name the pattern takes.'),
+        start: 0,
+        end: 0,
       });
     }
   }
