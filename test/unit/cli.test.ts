@@ -354,6 +354,27 @@ describe('cli: check --root, a site enabled under a name the Include pattern doe
   });
 });
 
+// fix --root read what remains of each file in the configuration as it was before the files after
+// it were fixed: the root file's Require was still said to be gated by host rules the same run
+// had just rewritten in an included file.
+describe('cli: fix --root, what remains', () => {
+  it('is read in the configuration all the fixes of the run make', async () => {
+    tree({
+      're/root.conf': '<Directory />\n  Require all denied\n</Directory>\n<Directory /usr/share>\n  Require all granted\n</Directory>\n<FilesMatch "^\\.ht">\n  Require all denied\n</FilesMatch>\nInclude sites/*.conf\n',
+      're/sites/a.conf': '<Directory /usr/share/doc/>\n  Order deny,allow\n  Deny from all\n  Allow from 127.0.0.0/8\n</Directory>\n',
+    });
+    // Checked as it is, the root file's Require is gated by a.conf's host rules.
+    const before = await run(['check', '--root', 're/root.conf', 're/root.conf'], tmp);
+    assert.match(before.out, /re\/root\.conf:8:3: warning: The 2\.2 host rules of <Directory \/usr\/share\/doc\/> \(a\.conf line 1\)/);
+    for (const mode of ['--diff', '--write']) {
+      const r = await run(['fix', mode, '--root', 're/root.conf', 're/root.conf', 're/sites/a.conf'], tmp);
+      assert.match(r.err, /nothing at warning or above remains/, `${mode}: ${r.err}`);
+      assert.equal(r.code, 0, mode);
+    }
+    assert.match(fs.readFileSync(path.join(tmp, 're/sites/a.conf'), 'utf8'), /Require ip 127\.0\.0\.0\/8/);
+  });
+});
+
 describe('cli: directory walking', () => {
   // nginx, CUPS and many daemons use *.conf too (found by a run over Debian's packages: nginx's
   // `deny all;` was reported as 2.2 access control, cupsd.conf's `Port` as removed from httpd).

@@ -569,11 +569,14 @@ function runPaths(files: readonly FoundFile[]): ReadonlySet<string> {
   return new Set(files.map((f) => realPath(f.absolute)));
 }
 
-function graphFrom(root: string, cwd: string): ConfigGraph {
+/** The configuration graph from `root`; `overlay` holds texts that stand in for files on disk (by real path: what a fix made of them). */
+function graphFrom(root: string, cwd: string, overlay?: ReadonlyMap<string, string>): ConfigGraph {
   const abs = nodePath.resolve(cwd, root);
   return loadConfigGraph(
     {
       readFile: (p) => {
+        const over = overlay?.get(realPath(p));
+        if (over !== undefined) return over;
         try {
           const st = fs.statSync(p);
           return st.isFile() ? decode(fs.readFileSync(p)).text : undefined;
@@ -724,6 +727,9 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
   let changedFiles = 0;
   let refused = 0;
   const remaining: FileReport[] = [];
+  /** What is needed to read a file's remaining findings again (see below). */
+  const redo = new Map<FileReport, { file: FoundFile; text: string; context: FileContext; service: ApacheConfService }>();
+  const fixedByReal = new Map<string, string>();
   // With --root, a .htaccess file is read under its parents' files: those given are fixed first
   // (shallower paths first), and their fixed text is what the deeper ones inherit, written or not.
   const fixedTexts = new Map<string, string>();
@@ -797,7 +803,28 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
     }
     // What the deeper .htaccess files given inherit from this one (not reached when it was not written).
     if (l.context === 'htaccess') fixedTexts.set(file.absolute, fixed.text);
-    if (report.diagnostics.length) remaining.push(report);
+    if (changed) fixedByReal.set(realPath(file.absolute), fixed.text);
+    if (report.diagnostics.length) {
+      remaining.push(report);
+      redo.set(report, { file, text: fixed.text, context: l.context, service: l.service });
+    }
+  }
+  // With --root, each file's findings were worked out in the configuration as it was before the
+  // files after it were fixed: what remains is read again in the configuration they all make.
+  if (o.root && rootConfig && fixedByReal.size && remaining.length) {
+    const after = configurationDoc(graphFrom(o.root, cwd, fixedByReal), cwd);
+    if (after) {
+      for (let i = remaining.length - 1; i >= 0; i--) {
+        const r = redo.get(remaining[i]);
+        if (!r || (r.context !== 'server' && r.context !== 'vhost')) continue;
+        const configuration = configurationFor(after, r.file, o.root, together);
+        if (!configuration) continue;
+        const again = toReport(r.file, r.service, r.service.analyze({ text: r.text, uri: uriOf(r.file), context: r.context, configuration }));
+        again.diagnostics = again.diagnostics.filter((d) => severityAtLeast(d.severity, 'warning'));
+        if (again.diagnostics.length) remaining[i] = again;
+        else remaining.splice(i, 1);
+      }
+    }
   }
   session.reportSkipped();
   const badProject = session.reportProjectProblems();
