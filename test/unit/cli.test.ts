@@ -348,6 +348,12 @@ describe('cli: check --root, a site enabled under a name the Include pattern doe
     assert.equal(hits[0].severity, 'warning');
     assert.match(hits[0].message, /`IncludeOptional sites-enabled\/\*\.conf` \(apache2\.conf line 2\).*rename it to `default\.conf`/);
     assert.equal(r.code, 1);
+    // Debian's 2.4 apache2.conf reads nothing of conf.d/ (2.2's did).
+    tree({ 'ni/apache2/conf.d/app.conf': '<Directory /srv/app>\n  Order allow,deny\n  Allow from all\n</Directory>\n' });
+    const confD = await run(['check', '--format', 'json', '--root', 'ni/apache2/apache2.conf', 'ni/apache2/conf.d/app.conf'], tmp);
+    const app = (JSON.parse(confD.out).files as Array<{ diagnostics: Array<{ code: string; message: string }> }>)[0].diagnostics.filter((d) => d.code === 'not-included');
+    assert.equal(app.length, 1, confD.out);
+    assert.match(app[0].message, /no Include line for conf\.d\/.*conf-available\/app\.conf.*a2enconf/);
     // Without a root file nothing is known of what httpd reads.
     const alone = await run(['check', '--format', 'json', 'ni/apache2'], tmp);
     assert.ok(!alone.out.includes('not-included'));

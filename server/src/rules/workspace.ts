@@ -138,5 +138,23 @@ export function notIncludedFiles(graph: ConfigGraph, list: (dir: string) => read
       });
     }
   }
+  // Debian's 2.2 apache2.conf read conf.d/; 2.4's reads conf-enabled/*.conf and nothing of conf.d/.
+  const rootDir = graph.root.slice(0, Math.max(graph.root.lastIndexOf('/'), 1));
+  if (graph.root.endsWith('/apache2.conf')) {
+    const confD = (rootDir === '/' ? '' : rootDir) + '/conf.d';
+    const read = graph.edges.some((e) => e.targets.some((t) => t.startsWith(confD + '/')) || includePattern(graph, e)?.dir === confD) || byDir.has(confD);
+    if (!read) {
+      for (const name of list(confD)) {
+        if (name.startsWith('.')) continue;
+        out.push({
+          path: confD + '/' + name,
+          rule: NOT_INCLUDED,
+          message: `httpd does not read this file: the configuration of ${rootName} has no Include line for conf.d/, so none of its settings apply. httpd 2.4 as Debian packages it reads conf-enabled/*.conf instead (2.2's apache2.conf read conf.d/): move it to conf-available/${name.endsWith('.conf') ? name : name + '.conf'} and enable it with a2enconf.`,
+          start: 0,
+          end: 0,
+        });
+      }
+    }
+  }
   return out;
 }
