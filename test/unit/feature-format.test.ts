@@ -224,3 +224,15 @@ describe('feature: formatting', () => {
     }
   });
 });
+
+// A black-box LSP fuzz run: trimming the space after a backslash made the line a continuation, so
+// `Allow from 10.0.0.1 \ ` swallowed the `Deny from all` below it (explain: 403 became 200).
+describe('format: trailing white space after a backslash', () => {
+  it('is kept, so the line does not start continuing onto the next', () => {
+    const text = '<Directory /srv>\n    Order deny,allow\n    Allow from 10.0.0.1 \\ \n    Deny from all\n</Directory>\n';
+    const doc = TextDocument.create('file:///x.conf', 'apacheconf', 1, text);
+    const out = TextDocument.applyEdits(doc, format(parse(text), { tabSize: 4, insertSpaces: true, trimTrailingWhitespace: true }));
+    assert.ok(out.includes('Allow from 10.0.0.1 \\ \n'), JSON.stringify(out));
+  });
+});
+

@@ -142,7 +142,8 @@ export function formatEdits(doc: ConfigDocument, options: FormatOptions, range?:
       const [s, e] = phys[phys.length - 1];
       let k = e;
       while (k > s && isBlankChar(text.charCodeAt(k - 1))) k--;
-      if (k < e && k >= node.end) edits.push({ start: k, end: e, newText: '' });
+      // White space after a backslash stays: without it the backslash would join the next line to this one.
+      if (k < e && k >= node.end && !(k > s && text.charCodeAt(k - 1) === 92)) edits.push({ start: k, end: e, newText: '' });
     }
 
     // The first line's indentation must be spaces and tabs before content on that same physical line.
