@@ -505,15 +505,6 @@ function diskHtaccessUnder(config: ConfigDocument | null, reader: HtaccessReader
   };
 }
 
-/** The names in a folder (none when it cannot be read). */
-function listDir(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
-}
-
 /** A file the root file led to, as the report names it: relative to the working directory when under it, else its absolute path (not `../../etc/…`). */
 function displayPath(cwd: string, p: string): string {
   const r = nodePath.relative(cwd, p);
@@ -640,7 +631,7 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
   }
   const graphContext = new Map(graph?.files.map((f) => [realPath(f.path), f.context]) ?? []);
   const graphPaths = new Set(graphContext.keys());
-  const unread = graph ? notIncludedFiles(graph, listDir, nodePath.basename(o.root!)) : [];
+  const unread = graph ? notIncludedFiles(graph, (d) => (diskHost.listDir(d) ?? []).filter((n) => !n.endsWith('/')), nodePath.basename(o.root!)) : [];
   const wide = graph ? checkConfiguration(graph) : [];
   const root = graph?.files.length ? configurationDoc(graph, cwd) : null;
   if (root) session.addSettings({ htaccessUnder: diskHtaccessUnder(root.doc, diskHost), openDirs: openDirectories(root.doc) });

@@ -142,7 +142,7 @@ export function notIncludedFiles(graph: ConfigGraph, list: (dir: string) => read
   const rootDir = graph.root.slice(0, Math.max(graph.root.lastIndexOf('/'), 1));
   if (graph.root.endsWith('/apache2.conf')) {
     const confD = (rootDir === '/' ? '' : rootDir) + '/conf.d';
-    const read = graph.edges.some((e) => e.targets.some((t) => t.startsWith(confD + '/')) || includePattern(graph, e)?.dir === confD) || byDir.has(confD);
+    const read = byDir.has(confD) || graph.edges.some((e) => e.targets.some((t) => t.startsWith(confD + '/')));
     if (!read) {
       for (const name of list(confD)) {
         if (name.startsWith('.')) continue;
