@@ -201,6 +201,7 @@ export function plansInConfiguration(view: ConfigurationView, file: ConfigDocume
     }
   }
   const carriedBy = (e: OffsetEdit, path: string) => carriers.get(editKey(e))?.has(path) ?? false;
+  const refused = refusedJointly(view, plan.sections);
   // The modules the configuration loads, when it loads any (then it is the whole server's list).
   const loaded = new Set<string>();
   for (const d of view.doc.directives) if (d.key === 'loadmodule' && d.args[0]) loaded.add(d.args[0].value);
@@ -220,7 +221,10 @@ export function plansInConfiguration(view: ConfigurationView, file: ConfigDocume
     const exact = sp.exact ? map.edits(sp.exact.edits, carriedBy) : null;
     const others = [...map.others];
     const missing = sp.exact ? unloaded(sp.exact.edits) : [];
-    if (sp.exact && exact && missing.length) {
+    const whole = refused.get(sp);
+    if (sp.exact && whole) {
+      c.reason = whole;
+    } else if (sp.exact && exact && missing.length) {
       c.reason = `the rewrite needs ${missing.map((m) => `\`${m}\``).join(' and ')}, which the configuration of ${view.root} does not load (\`LoadModule ${missing[0]} …\`): without it httpd would not start. Load it first.`;
     } else if (sp.exact && exact) {
       c.exact = { title: others.length ? `${sp.exact.title} (with its part in ${others.map(baseName).join(', ')})` : sp.exact.title, edits: exact };
@@ -240,6 +244,151 @@ export function plansInConfiguration(view: ConfigurationView, file: ConfigDocume
     if (plans.some((p) => key(p.exact?.edits) !== key(first.exact?.edits))) {
       out.set(d, { section: first.section, compatDirectives: first.compatDirectives, reason: `this file is included in several places of the configuration of ${view.root}, and what is exact differs between them.` });
     } else out.set(d, first);
+  }
+  return out;
+}
+
+/**
+ * The exact rewrites of the configuration that cannot be made whole, each with why.
+ *
+ * A rewrite may edit several files (the root file's `<Directory />` and an included site), and
+ * each file's run applies its own part: the part of a file is made when a host-rule line of that
+ * file sits in a rewrite that the file's run accepts. A part that one file's run declines (it is
+ * included in several places and what is exact differs between them, or it is not rewritten in
+ * this run) must take the other files' parts with it: half a rewrite needs mod_access_compat for
+ * the half left behind, and answers otherwise without it. This works out, on the configuration,
+ * which rewrites every file they touch would accept, dropping until nothing changes (a dropped
+ * rewrite may leave another one's part without a file to carry it).
+ */
+function refusedJointly(view: ConfigurationView, sections: readonly SectionPlan[]): Map<SectionPlan, string> {
+  const doc = view.doc;
+  const starts = doc.lineStarts;
+  const allowed = (p: string) => p === view.path || (view.together?.has(p) ?? false);
+  /** The file a stretch of configuration lines is, when it is one file's lines one after the other. */
+  const fileOf = (from: number, to: number): string | null => {
+    const first = view.origins[from];
+    if (!first) return null;
+    for (let k = from; k <= to; k++) {
+      const o = view.origins[k];
+      if (!o || o.path !== first.path || o.line !== first.line + (k - from)) return null;
+    }
+    return first.path;
+  };
+  /** An offset as a place of its file, `[line, column]`: the same for each copy of an included file. */
+  const place = (offset: number, isEnd: boolean): [number, number] => {
+    let k = physicalLine(doc, offset);
+    if (isEnd && k > 0 && starts[k] === offset && offset > 0) k--;
+    return [view.origins[k]?.line ?? -1, offset - starts[k]];
+  };
+  interface Parts {
+    /** Each file's part of the edits, as a key that is the same for each copy of the file. */
+    shares: Map<string, string>;
+    /** Each edit's key by file, for the files whose host rules are not in the rewrite. */
+    edits: Map<string, string[]>;
+    /** The host-rule lines, as `file|line:column`, and their files. */
+    lines: string[];
+    files: Set<string>;
+    /** Why the rewrite cannot be carried at all (an edit spans files, or reaches a file not rewritten). */
+    broken?: string;
+  }
+  const parts = new Map<SectionPlan, Parts>();
+  const copies = new Map<string, SectionPlan[]>();
+  for (const sp of sections) {
+    if (!sp.exact) continue;
+    const p: Parts = { shares: new Map(), edits: new Map(), lines: [], files: new Set() };
+    for (const d of sp.compatDirectives) {
+      const k = physicalLine(doc, d.start);
+      const o = view.origins[k];
+      if (!o) continue;
+      const line = `${o.path}|${place(d.start, false).join(':')}`;
+      p.lines.push(line);
+      p.files.add(o.path);
+      const list = copies.get(line);
+      if (list) list.push(sp);
+      else copies.set(line, [sp]);
+    }
+    const byFile = new Map<string, Array<{ from: [number, number]; to: [number, number]; text: string }>>();
+    for (const e of sp.exact.edits) {
+      const k0 = physicalLine(doc, e.start);
+      let k1 = physicalLine(doc, e.end);
+      if (e.end > e.start && k1 > 0 && starts[k1] === e.end) k1--;
+      const file = fileOf(k0, k1);
+      if (file === null) {
+        p.broken ??= `the rewrite that is exact in the configuration of ${view.root} edits lines of several files at once.`;
+        continue;
+      }
+      if (!allowed(file)) p.broken ??= `the rewrite that is exact in the configuration of ${view.root} also edits lines of other files.`;
+      const list = byFile.get(file);
+      const edit = { from: place(e.start, false), to: place(e.end, true), text: e.newText };
+      if (list) list.push(edit);
+      else byFile.set(file, [edit]);
+    }
+    const cmp = (a: [number, number], b: [number, number]) => a[0] - b[0] || a[1] - b[1];
+    for (const [file, list] of byFile) {
+      list.sort((x, y) => cmp(x.from, y.from) || cmp(x.to, y.to) || (x.text < y.text ? -1 : x.text > y.text ? 1 : 0));
+      const keys: string[] = [];
+      for (let i = 0; i < list.length; i++) {
+        const e = list[i];
+        const prev = list[i - 1];
+        // Each copy of an included file makes the same edit: once is enough.
+        if (prev && cmp(prev.from, e.from) === 0 && cmp(prev.to, e.to) === 0 && prev.text === e.text) continue;
+        // Two different edits of the same lines (each copy wants its own) cannot both be made in one file.
+        if (prev && (cmp(e.from, prev.to) < 0 || cmp(e.from, prev.from) === 0)) {
+          p.broken ??= `${file === view.path ? 'this file is' : `its part is in ${baseName(file)}, which is`} included in several places of the configuration of ${view.root}, and what is exact differs between them; one file cannot hold both.`;
+        }
+        keys.push(`${e.from.join(':')}-${e.to.join(':')}:${e.text}`);
+      }
+      p.shares.set(file, keys.join('\u0000'));
+      p.edits.set(file, keys);
+    }
+    parts.set(sp, p);
+  }
+  const out = new Map<SectionPlan, string>();
+  for (const [sp, p] of parts) if (p.broken) out.set(sp, p.broken);
+  const name = (p: string) => (p === view.path ? 'this file' : baseName(p));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [sp, p] of parts) {
+      if (out.has(sp)) continue;
+      let why: string | null = null;
+      // Each host-rule line's file accepts the rewrite only if every copy of that line is rewritten with the same part.
+      for (const line of p.lines) {
+        const file = line.slice(0, line.lastIndexOf('|'));
+        for (const other of copies.get(line) ?? []) {
+          if (other === sp) continue;
+          if (out.has(other) || parts.get(other)?.shares.get(file) !== p.shares.get(file)) {
+            why = `${file === view.path ? 'this file is' : `its part is in ${name(file)}, which is`} included in several places of the configuration of ${view.root}, and what is exact differs between them; half a rewrite would still need mod_access_compat.`;
+            break;
+          }
+        }
+        if (why) break;
+      }
+      // A file with no host-rule line in the rewrite makes its part only through another accepted rewrite holding the same edit.
+      if (!why) {
+        for (const [file, list] of p.edits) {
+          if (p.files.has(file)) continue;
+          for (const ek of list) {
+            let held = false;
+            for (const [other, q] of parts) {
+              if (other === sp || out.has(other) || !q.files.has(file)) continue;
+              if (q.edits.get(file)?.includes(ek)) {
+                held = true;
+                break;
+              }
+            }
+            if (!held) {
+              why = `its part in ${name(file)} has no rewrite there to carry it. Half a rewrite would still need mod_access_compat.`;
+              break;
+            }
+          }
+          if (why) break;
+        }
+      }
+      if (why) {
+        out.set(sp, why);
+        changed = true;
+      }
+    }
   }
   return out;
 }
