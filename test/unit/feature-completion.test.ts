@@ -214,6 +214,28 @@ describe('feature: completion', () => {
     assert.deepEqual(resolved.documentation, { kind: 'markdown', value: '**ServerName** full docs' });
   });
 
+  // An LSP client ends a line at LF, CRLF or a lone CR: a quoted word that runs over a line break
+  // must still be replaced on the cursor's line only (found by a black-box LSP fuzz run).
+  const breaks: Array<{ name: string; marked: string }> = [
+    { name: 'LF', marked: 'Require "al\nl|' },
+    { name: 'CRLF', marked: 'Require "al\r\nl|' },
+    { name: 'lone CR, cursor after the break', marked: 'Require "al\rl|' },
+    { name: 'lone CR, cursor before the break', marked: 'Require "a|l\rl' },
+  ];
+  for (const b of breaks) {
+    it(`a completion's edit stays on the cursor's line (${b.name})`, () => {
+      const { text, offset } = cursor(b.marked);
+      const doc = TextDocument.create('file:///x.conf', 'apacheconf', 1, text);
+      const line = doc.positionAt(offset).line;
+      const { items } = complete(b.marked);
+      assert.ok(items.length > 0);
+      for (const i of items) {
+        const r = (i.textEdit as TextEdit).range;
+        assert.deepEqual([r.start.line, r.end.line], [line, line], `${i.label}: ${JSON.stringify(r)}`);
+      }
+    });
+  }
+
   it('scopeAt', () => {
     const doc = parse('<VirtualHost *>\n<Location />\n<If "true">\nX\n</If>\n</Location>\nY\n</VirtualHost>\n');
     const [x, y] = doc.directives;

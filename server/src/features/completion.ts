@@ -218,14 +218,25 @@ export function completionAt(
   return [];
 }
 
-/** The replace range of a word at the cursor: without its opening quote, and on the cursor's physical line. */
+/** The replace range of a word at the cursor: without its opening quote, and on the cursor's line. */
 function wordOf(text: string, tok: Token, offset: number): Word {
   let start = tok.quote && offset > tok.start ? tok.start + 1 : tok.start;
   let end = tok.quote && !tok.unterminated && tok.end - 1 >= offset ? tok.end - 1 : tok.end;
-  const nlBefore = text.lastIndexOf('\n', offset - 1);
-  if (nlBefore >= start) start = nlBefore + 1;
-  const nlAfter = text.indexOf('\n', offset);
-  if (nlAfter >= 0 && nlAfter < end) end = offset;
+  // A line ends at LF, CRLF or a lone CR (as the client counts lines); a quoted word may run past one.
+  for (let i = offset - 1; i >= start; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) {
+      start = i + 1;
+      break;
+    }
+  }
+  for (let i = offset; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) {
+      end = offset;
+      break;
+    }
+  }
   return { start, end: Math.max(end, offset), prefix: text.slice(start, offset) };
 }
 
