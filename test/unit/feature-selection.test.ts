@@ -72,15 +72,41 @@ const cases: Array<{ name: string; marked: string; expected: string[] }> = [
     marked: 'Listen 80|\n',
     expected: ['80', 'Listen 80', 'Listen 80\n'],
   },
+  // Every range must contain the cursor (found by a black-box LSP fuzz run: the line and the
+  // body were offered although the cursor sat before them).
   {
     name: 'in the indentation of a line: the enclosing section',
     marked: '<Files x>\n | Require all denied\n</Files>',
-    expected: ['Require all denied', '<Files x>\n  Require all denied\n</Files>'],
+    expected: ['<Files x>\n  Require all denied\n</Files>'],
+  },
+  {
+    name: 'in the indentation of the first body line of a nested section: the sections around it',
+    marked: '<Files x>\n  <If true>\n | Require all denied\n  </If>\n</Files>\n',
+    expected: [
+      '<If true>\n  Require all denied\n  </If>',
+      '<Files x>\n  <If true>\n  Require all denied\n  </If>\n</Files>',
+      '<Files x>\n  <If true>\n  Require all denied\n  </If>\n</Files>\n',
+    ],
+  },
+  {
+    name: 'in the indentation of a section tag: the enclosing body, not the section',
+    marked: '<Files x>\n  Options None\n | <If true>\n  </If>\n</Files>',
+    expected: ['Options None\n  <If true>\n  </If>', '<Files x>\n  Options None\n  <If true>\n  </If>\n</Files>'],
+  },
+  {
+    name: 'after the end of a line (trailing blanks)',
+    marked: 'Listen 80  |\nListen 443',
+    expected: ['Listen 80  \nListen 443'],
   },
   {
     name: 'on a blank line',
     marked: 'Listen 80\n|\nListen 443',
     expected: ['Listen 80\n\nListen 443'],
+  },
+  {
+    name: 'on a blank line before the first line of a body',
+    marked: '<Files x>\n|\n  Require all denied\n</Files>',
+    expected: ['<Files x>\n\n  Require all denied\n</Files>'],
   },
   {
     name: 'in a comment',
@@ -115,6 +141,22 @@ describe('feature: selection ranges', () => {
         const span: [number, number] = [offsetAt(doc, s.range.start), offsetAt(doc, s.range.end)];
         if (prev) assert.ok(span[0] <= prev[0] && span[1] >= prev[1] && (span[0] < prev[0] || span[1] > prev[1]));
         prev = span;
+      }
+    }
+  });
+
+  it('at every offset, every range contains the cursor and each parent its child', () => {
+    const texts = [DOC, '  <Files x>\n\n    Require all denied  \n\n  </Files>\n\n', '<Directory /x>\n   \n  Options None\n'];
+    for (const text of texts) {
+      const doc = parse(text);
+      for (let offset = 0; offset <= text.length; offset++) {
+        const [r] = selectionRanges(doc, [offset]);
+        let prev: [number, number] = [offset, offset];
+        for (let s: SelectionRange | undefined = r; s; s = s.parent) {
+          const span: [number, number] = [offsetAt(doc, s.range.start), offsetAt(doc, s.range.end)];
+          assert.ok(span[0] <= prev[0] && span[1] >= prev[1], `offset ${offset} of ${JSON.stringify(text)}: ${span} does not contain ${prev}`);
+          prev = span;
+        }
       }
     }
   });

@@ -16,9 +16,12 @@ export function selectionRanges(doc: ConfigDocument, offsets: readonly number[])
 }
 
 export function selectionRangeAt(doc: ConfigDocument, offset: number): SelectionRange {
-  // Innermost first; each later span must contain the one before it.
+  // Innermost first; each span must contain the cursor (LSP asks that of every range of the
+  // chain), and each later span the one before it. So in a line's indentation, or on a blank
+  // line, the words and the line (and a body that starts after the cursor) are left out.
   const spans: Array<[number, number]> = [];
   const push = (start: number, end: number): void => {
+    if (offset < start || offset > end) return;
     const prev = spans[spans.length - 1];
     if (prev && prev[0] === start && prev[1] === end) return;
     if (prev && (start > prev[0] || end < prev[1])) return;
