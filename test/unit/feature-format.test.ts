@@ -144,6 +144,62 @@ const cases: Array<{ name: string; before: string; after: string; options?: Form
     after: 'A\n',
     options: { ...SPACES2, trimFinalNewlines: true, insertFinalNewline: true },
   },
+  // Old Mac line breaks (a lone CR): the client counts them as line breaks, httpd reads them as
+  // white space inside one line (found by a black-box LSP fuzz run).
+  {
+    name: 'lone CR: a final line break is a CR, not an added LF',
+    before: 'A\rB',
+    after: 'A\rB\r',
+    options: { ...SPACES2, insertFinalNewline: true },
+  },
+  {
+    name: 'lone CR: a file that ends in one needs no final line break',
+    before: 'A\rB\r',
+    after: 'A\rB\r',
+    options: { ...SPACES2, insertFinalNewline: true },
+  },
+  {
+    name: 'lone CR: trailing white space before each break goes',
+    before: 'A b  \rC d\t\rE  ',
+    after: 'A b\rC d\rE',
+    options: { ...SPACES2, trimTrailingWhitespace: true },
+  },
+  {
+    name: 'lone CR: white space inside a quoted word stays',
+    before: 'Header set X "a  \r b"\r',
+    after: 'Header set X "a  \r b"\r',
+    options: { ...SPACES2, trimTrailingWhitespace: true },
+  },
+  {
+    name: 'lone CR: blank lines at the end go',
+    before: 'A\r\r  \r\r',
+    after: 'A\r',
+    options: { ...SPACES2, trimFinalNewlines: true, insertFinalNewline: true },
+  },
+  {
+    name: 'lone CR: lines of spaces are emptied',
+    before: 'A\n  \r \r\nB',
+    after: 'A\n\r\r\nB',
+  },
+  {
+    name: 'lone CR inside a line: the line after it moves with the first',
+    before: L('<Files x>', 'Require all \r   denied', '</Files>'),
+    after: L('<Files x>', '  Require all\r     denied', '</Files>'),
+    options: { ...SPACES2, trimTrailingWhitespace: true },
+  },
+  {
+    name: 'mixed breaks: range on a line after lone CRs',
+    before: 'A\rB\r\n<Files x>\nC\nD\n</Files>\n',
+    after: 'A\rB\r\n<Files x>\nC\n  D\n</Files>\n',
+    range: { start: { line: 4, character: 0 }, end: { line: 4, character: 1 } },
+  },
+  {
+    name: 'mixed breaks: range on the last line, after a lone CR',
+    before: '<Files x>\nA \r  B  \n</Files>  ',
+    after: '<Files x>\nA \r  B  \n</Files>',
+    range: { start: { line: 3, character: 0 }, end: { line: 3, character: 2 } },
+    options: { ...SPACES2, trimTrailingWhitespace: true },
+  },
 ];
 
 describe('feature: formatting', () => {
@@ -171,6 +227,8 @@ describe('feature: formatting', () => {
       ['opening tag inside a section', '<Files x>\n<If "true">|\n', '>', '<Files x>\n  <If "true">\n'],
       ['other lines are left alone', '<Files x>\nA\n   \n  </Files>|', '>', '<Files x>\nA\n   \n</Files>'],
       ['a > inside a directive does nothing', '<Files x>\nHeader set X a>|\n</Files>', '>', '<Files x>\nHeader set X a>\n</Files>'],
+      ['after lone CRs, only the tag moves', 'A\r\r\rB\n<Files x>\nC\n  D\n  </Files>|\n', '>', 'A\r\r\rB\n<Files x>\nC\n  D\n</Files>\n'],
+      ['after a lone CR in a line, the right line', 'A\rB\n<Files x>\nC\n  </Files>|\n', '>', 'A\rB\n<Files x>\nC\n</Files>\n'],
       ['other characters do nothing', '<Files x>\n  </Files>|', '\n', '<Files x>\n  </Files>'],
     ];
     for (const [name, marked, ch, expected] of table) it(name, () => assert.equal(onType(marked, ch), expected));
