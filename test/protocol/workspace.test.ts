@@ -522,6 +522,31 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
     });
   });
 
+  // A black-box LSP fuzz run: httpd names lines of the file on disk, and the editor's buffer may be
+  // shorter. A stand-in httpd (a shell script) reports an error far past the end of the buffer.
+  describe('apacheconf.checkWithHttpd (a stand-in httpd)', function () {
+    before(function () {
+      if (process.platform === 'win32') this.skip();
+    });
+
+    it('an error on a line past the end of the open buffer lands on its last line', async () => {
+      const dir = workspace({ 'httpd.conf': lines('Listen 80', 'ServerName a', 'ServerAdmin b', 'ErrorLog c') });
+      const fake = path.join(dir, 'fake-httpd');
+      fs.writeFileSync(fake, `#!/bin/sh\necho "AH00526: Syntax error on line 40 of ${path.join(dir, 'httpd.conf')}:"\necho "Invalid command 'Bad'"\nexit 1\n`, { mode: 0o755 });
+      const c = await client(dir, { settings: { validate: { debounceMs: 0 }, httpd: { path: fake } } });
+      const root = fileUri(path.join(dir, 'httpd.conf'));
+      const buffer = 'Listen 80\rServerName a\n';
+      await c.open(root, buffer);
+      await c.diagnosticsFor(root, 1);
+      const r = await c.request<CheckWithHttpdResult>('workspace/executeCommand', { command: 'apacheconf.checkWithHttpd', arguments: [{ uri: root }] });
+      assert.equal(r.errors, 1, r.output);
+      const p = await c.waitForDiagnostics(root, (x) => x.diagnostics.some((d) => d.source === 'httpd'));
+      const d = p.diagnostics.find((x) => x.source === 'httpd')!;
+      // httpd's last line of the buffer, which the lone CR shows as the client's lines 0 and 1.
+      assert.deepEqual(d.range, { start: { line: 0, character: 0 }, end: { line: 1, character: 12 } });
+    });
+  });
+
   describe('apacheconf.checkWithHttpd (the real httpd)', function () {
     let httpd: string;
     let modules: string;

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { findHttpdBinary, firstMessage, httpdDiagnostics, httpdEnvironment, parseEnvvars, parseHttpdOutput, type HttpdRun } from '../../server/src/lsp/httpd';
+import type { Diagnostic } from 'vscode-languageserver-types';
+import { clampToText, findHttpdBinary, firstMessage, httpdDiagnostics, httpdEnvironment, httpdLineRange, parseEnvvars, parseHttpdOutput, type HttpdRun } from '../../server/src/lsp/httpd';
 import { DEFAULT_SETTINGS, MAX_INCLUDE_DEPTH, normalizeSettings } from '../../server/src/lsp/settings';
 
 describe('check with httpd: output, environment, binary', () => {
@@ -38,7 +39,8 @@ describe('check with httpd: output, environment, binary', () => {
 
   describe('httpdDiagnostics', () => {
     const run = (exitCode: number | null, output: string, timedOut = false): HttpdRun => ({ binary: 'httpd', args: [], exitCode, output, timedOut });
-    const length = () => 12;
+    // Every line twelve characters long.
+    const length = () => 'Listen 80801\n'.repeat(6);
 
     it('gives nothing when httpd says Syntax OK', () => {
       assert.equal(httpdDiagnostics(run(0, 'Syntax OK\n'), '/c/root.conf', length).size, 0);
@@ -60,6 +62,39 @@ describe('check with httpd: output, environment, binary', () => {
     it('says when httpd did not finish', () => {
       const m = httpdDiagnostics(run(null, '', true), '/c/root.conf', length);
       assert.match(String(m.get('/c/root.conf')?.[0].message), /did not finish/);
+    });
+
+    // httpd reads the file from disk while the editor may hold a shorter buffer, and it counts lines
+    // ended by LF only (found by a black-box LSP fuzz run: ranges past the end of the document).
+    const ranges: Array<{ name: string; text: string | undefined; line: number; range: [number, number, number, number] }> = [
+      { name: 'a line inside the text', text: 'a\nbb\nccc\n', line: 1, range: [1, 0, 1, 2] },
+      { name: 'CRLF: the break is not part of the line', text: 'a\r\nbb\r\n', line: 1, range: [1, 0, 1, 2] },
+      { name: 'a line past the end: the last line', text: 'a\nbb\n', line: 40, range: [1, 0, 1, 2] },
+      { name: 'a line past the end of a text without a final break', text: 'a\nbb', line: 9, range: [1, 0, 1, 2] },
+      { name: 'the empty line after the final break: the one before', text: 'a\nbb\n', line: 2, range: [1, 0, 1, 2] },
+      { name: 'an empty text', text: '', line: 3, range: [0, 0, 0, 0] },
+      { name: 'lone CRs: httpd\'s line 2 is the client\'s line 3, and spans two', text: 'a\rb\nc\rd\ne', line: 1, range: [2, 0, 3, 1] },
+      { name: 'an unknown text: the line httpd names, empty', text: undefined, line: 5, range: [5, 0, 5, 0] },
+    ];
+    for (const c of ranges) {
+      it(`httpd's line in the text: ${c.name}`, () => {
+        const r = httpdLineRange(c.text, c.line);
+        assert.deepEqual([r.start.line, r.start.character, r.end.line, r.end.character], c.range);
+      });
+    }
+
+    it('an error on a line past the end of the file lands on its last line', () => {
+      const m = httpdDiagnostics(run(1, 'AH00526: Syntax error on line 99 of /c/a.conf:\nbad\n'), '/c/root.conf', () => 'Listen 80\n<Directory /x>\n');
+      assert.deepEqual(m.get('/c/a.conf')?.[0].range, { start: { line: 1, character: 0 }, end: { line: 1, character: 14 } });
+    });
+
+    it('diagnostics are moved into a shorter buffer', () => {
+      const d = (l1: number, c1: number, l2: number, c2: number): Diagnostic => ({ range: { start: { line: l1, character: c1 }, end: { line: l2, character: c2 } }, message: 'x' });
+      const text = 'Listen 80\nServerName a\n';
+      assert.deepEqual(
+        clampToText([d(0, 0, 0, 9), d(7, 0, 7, 30), d(1, 0, 1, 40)], text).map((x) => x.range),
+        [d(0, 0, 0, 9).range, d(1, 0, 1, 12).range, d(1, 0, 1, 12).range],
+      );
     });
 
     it('firstMessage skips blank lines and Syntax OK', () => {

@@ -369,24 +369,10 @@ export interface CheckWithHttpdResult {
   output: string;
 }
 
-/** The length of a line of a file (open document or disk), for the range of a diagnostic. */
-function lineLengthReader(ctx: CommandContext): (file: string, line: number) => number {
+/** The text of a file (open document, else as the include graph read it from disk), for the range of a diagnostic. */
+function fileTextReader(ctx: CommandContext): (file: string) => string | undefined {
   const open = openByPath(ctx);
-  const texts = new Map<string, string[]>();
-  return (file, line) => {
-    let lines = texts.get(file);
-    if (!lines) {
-      const d = open.get(file);
-      let text = d?.getText();
-      if (text === undefined) {
-        const f = ctx.workspace.fileOf(file)?.file;
-        text = f?.doc.text ?? '';
-      }
-      lines = text.split(/\r?\n/);
-      texts.set(file, lines);
-    }
-    return lines[line]?.length ?? 0;
-  };
+  return (file) => open.get(file)?.getText() ?? ctx.workspace.fileOf(file)?.file.doc.text;
 }
 
 const checkWithHttpd: ServerCommand = {
@@ -420,7 +406,7 @@ const checkWithHttpd: ServerCommand = {
       );
     }
     const run: HttpdRun = await runHttpdCheck(binary, root, serverRoot);
-    const byPath = httpdDiagnostics(run, root, lineLengthReader(ctx));
+    const byPath = httpdDiagnostics(run, root, fileTextReader(ctx));
     await ctx.publishHttpd(byPath);
     const errors = [...byPath.values()].reduce((n, l) => n + l.length, 0);
     const result: CheckWithHttpdResult = {

@@ -12,7 +12,8 @@
 import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as nodePath from 'path';
-import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver-types';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 
 export const HTTPD_SOURCE = 'httpd';
 export const HTTPD_CODE = 'httpd-t';
@@ -157,17 +158,58 @@ export function runHttpdCheck(binary: string, root: string, serverRoot: string, 
   });
 }
 
-/** One diagnostic per error, grouped by file; `lineLength` gives the length of a line of a file (for the range). */
-export function httpdDiagnostics(
-  run: HttpdRun,
-  root: string,
-  lineLength: (file: string, line: number) => number,
-): Map<string, Diagnostic[]> {
+/**
+ * The range of httpd's 0-based line `line` in `text`, in the client's positions: httpd counts lines
+ * ended by LF, the client also ends one at a lone CR. A line past the end of the text (httpd read
+ * the file from disk, and the buffer is shorter, or the file changed since) lands on the last line
+ * that has text; an unknown text gives an empty range at the start of the line.
+ */
+export function httpdLineRange(text: string | undefined, line: number): Range {
+  if (text === undefined) return { start: { line, character: 0 }, end: { line, character: 0 } };
+  let start = 0;
+  for (let l = 0; l < line; l++) {
+    const nl = text.indexOf('\n', start);
+    if (nl < 0) break;
+    start = nl + 1;
+  }
+  // After a final line break there is no line: the one before it.
+  if (start === text.length && start > 0) start = text.lastIndexOf('\n', start - 2) + 1;
+  let end = text.indexOf('\n', start);
+  if (end < 0) end = text.length;
+  if (end > start && text.charCodeAt(end - 1) === 13) end--;
+  const doc = TextDocument.create('', '', 0, text);
+  return { start: doc.positionAt(start), end: doc.positionAt(end) };
+}
+
+/** httpd diagnostics moved into a document's current text (a range past its end lands on its last line). */
+export function clampToText(diagnostics: readonly Diagnostic[], text: string): Diagnostic[] {
+  if (!diagnostics.length) return [];
+  const doc = TextDocument.create('', '', 0, text);
+  const last = doc.lineCount - 1;
+  return diagnostics.map((d) => {
+    const { start, end } = d.range;
+    if (start.line <= last && end.line <= last && doc.positionAt(doc.offsetAt(end)).character === end.character) return d;
+    if (start.line > last) return { ...d, range: lastLineRange(doc) };
+    return { ...d, range: { start: doc.positionAt(doc.offsetAt(start)), end: doc.positionAt(doc.offsetAt(end)) } };
+  });
+}
+
+/** The last line of a document that has text (the whole of it), or its first line when it has none. */
+function lastLineRange(doc: TextDocument): Range {
+  const text = doc.getText();
+  let end = text.length;
+  while (end > 0 && (text.charCodeAt(end - 1) === 10 || text.charCodeAt(end - 1) === 13)) end--;
+  const pos = doc.positionAt(end);
+  return { start: { line: pos.line, character: 0 }, end: pos };
+}
+
+/** One diagnostic per error, grouped by file; `textOf` gives a file's text (open document or disk), for the range. */
+export function httpdDiagnostics(run: HttpdRun, root: string, textOf: (file: string) => string | undefined): Map<string, Diagnostic[]> {
   const byFile = new Map<string, Diagnostic[]>();
   const add = (file: string, line: number, message: string) => {
     const list = byFile.get(file) ?? [];
     list.push({
-      range: { start: { line, character: 0 }, end: { line, character: Math.max(0, lineLength(file, line)) } },
+      range: httpdLineRange(textOf(file), line),
       severity: DiagnosticSeverity.Error,
       source: HTTPD_SOURCE,
       code: HTTPD_CODE,

@@ -38,6 +38,7 @@ import { CommandError, findCommand, SERVER_COMMAND_IDS, type CommandContext } fr
 import { AnalysisCache, ValidationScheduler } from './documents';
 import { candidatePaths, DEFAULT_SETTINGS, FileContextMatcher, normalizeSettings, SECTION, type LspSettings } from './settings';
 import { ConfigWorkspace } from './workspace';
+import { clampToText } from './httpd';
 
 export interface ApacheConfServerOptions {
   /** The directive catalog for completion and signature help (default: the httpd 2.4 catalog of server/src/facts). */
@@ -440,7 +441,9 @@ export class ApacheConfServer {
     // An earlier validation waiting for a pause is stale now: wake it so it ends at once and lets
     // go of its analysis (while the user types, those would pile up and slow every collection).
     this.pauses.get(uri)?.();
-    const first = [...this.service.diagnostics(quick), ...this.httpdFor(uri)];
+    // httpd read the file from disk: its lines may lie past the end of this buffer.
+    const httpd = clampToText(this.httpdFor(uri), doc.getText());
+    const first = [...this.service.diagnostics(quick), ...httpd];
     const sent = this.send(() => this.connection.sendDiagnostics({ uri, version, diagnostics: first }));
     this.validation.cost(uri, performance.now() - started);
     await sent;
@@ -467,7 +470,7 @@ export class ApacheConfServer {
     if (!findings || stale()) return;
     await this.send(() => {
       const full = this.completed(quick, findings);
-      const diagnostics = [...this.service.diagnostics(full), ...this.httpdFor(uri)];
+      const diagnostics = [...this.service.diagnostics(full), ...httpd];
       // Publish again only when the full pass says more (or says it differently).
       if (JSON.stringify(diagnostics) === JSON.stringify(first)) return;
       return this.connection.sendDiagnostics({ uri, version, diagnostics });
