@@ -37,6 +37,8 @@ describe('server resilience (in process)', () => {
       await new Promise((r) => setImmediate(r));
       assert.deepEqual(unhandled, [], 'no unhandled rejection');
       assert.ok(logged.some((m) => m.includes('[validate]') && m.includes('boom from a test')), `the failure is logged: ${logged.join(' | ')}`);
+      // The client shows its log to users: what failed, never a stack trace.
+      assert.ok(!logged.some((m) => /\n\s+at /.test(m)), `no stack trace in the log: ${logged.join(' | ')}`);
     } finally {
       process.off('unhandledRejection', onUnhandled);
       await client.dispose();

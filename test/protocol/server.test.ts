@@ -393,6 +393,43 @@ describe('language server over stdio (dist/server.js)', function () {
     }
   });
 
+  // A black-box LSP fuzz run: an explain request with a malformed field answered -32603 (internal
+  // error) and sent a stack trace to the client's log.
+  describe('workspace/executeCommand apacheconf.explainAccess with bad parameters', () => {
+    const bad: Array<{ name: string; args: Record<string, unknown> }> = [
+      { name: 'no path', args: {} },
+      { name: 'a path that is not a string', args: { path: 5 } },
+      { name: 'an ip that is not an address', args: { path: '/', ip: 'not-an-ip' } },
+      { name: 'an ip with a mask', args: { path: '/', ip: '10.0.0.0/8' } },
+      { name: 'an ip that is not a string', args: { path: '/', ip: 7 } },
+      { name: 'unknown credentials', args: { path: '/', credentials: 'maybe' } },
+      { name: 'groups that are not a list', args: { path: '/', credentials: 'valid', groups: 'admins' } },
+      { name: 'groups with a number', args: { path: '/', credentials: 'valid', groups: ['admins', 3] } },
+      { name: 'defines that are not a list', args: { path: '/', defines: 'SSL' } },
+    ];
+    for (const c of bad) {
+      it(`answers ${c.name} with invalid params (-32602), a plain message and no stack trace in the log`, async () => {
+        const uri = uniqueUri();
+        await client.open(uri, 'Require all granted\n');
+        await client.diagnosticsFor(uri, 1);
+        const logged = client.logs.length;
+        await assert.rejects(
+          client.request('workspace/executeCommand', { command: 'apacheconf.explainAccess', arguments: [{ uri, ...c.args }] }),
+          (e: { code?: number; message?: string }) => {
+            assert.equal(e.code, -32602, String(e.message));
+            assert.doesNotMatch(String(e.message), /\n\s+at /);
+            return true;
+          },
+        );
+        const after = client.logs.slice(logged);
+        assert.ok(!after.some((m) => /\n\s+at /.test(m)), `a stack trace in the log: ${after.join(' | ')}`);
+        // Well-formed, the same request is answered.
+        const ok = await client.request<{ status: number }>('workspace/executeCommand', { command: 'apacheconf.explainAccess', arguments: [{ uri, path: '/' }] });
+        assert.equal(ok.status, 200);
+      });
+    }
+  });
+
   describe('requests for documents that are not open', () => {
     const requests: Array<[string, Record<string, unknown>, unknown]> = [
       ['textDocument/hover', { position: { line: 0, character: 0 } }, null],

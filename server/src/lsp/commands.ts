@@ -16,7 +16,7 @@ import * as nodePath from 'path';
 import type { Analysis, AnalyzeInput, ApacheConfService } from '../service';
 import type { FileContext } from '../model/context';
 import type { ConfigGraph } from '../model/workspace';
-import type { ConfigurationView } from '../access';
+import { parseClient, type ConfigurationView } from '../access';
 import type { CredentialsState, ExplainQuery, ExplainResult } from '../features/explain';
 import { fileUriToPath, pathToFileUri } from '../features/paths';
 import { diskReader, type ConfigWorkspace, type FolderConfiguration } from './workspace';
@@ -284,7 +284,14 @@ function optionalString(named: Record<string, unknown>, key: string): string | u
   return v.trim() || undefined;
 }
 
-/** The request asked about, from the named arguments. */
+function optionalStrings(named: Record<string, unknown>, key: string): string[] | undefined {
+  const v = named[key];
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new CommandError(`${EXPLAIN_ACCESS}: "${key}" must be a list of strings`);
+  return v as string[];
+}
+
+/** The request asked about, from the named arguments (a CommandError, for invalid params, when one is missing or of the wrong type). */
 export function explainQuery(named: Record<string, unknown>): ExplainQuery {
   const path = optionalString(named, 'path');
   if (!path) throw new CommandError(`${EXPLAIN_ACCESS} needs { path: "/url/path" } (and optionally ip, credentials, user, serverName)`);
@@ -292,7 +299,10 @@ export function explainQuery(named: Record<string, unknown>): ExplainQuery {
   if (!CREDENTIALS.includes(credentials)) throw new CommandError(`${EXPLAIN_ACCESS}: "credentials" must be one of ${CREDENTIALS.join(', ')}`);
   const q: ExplainQuery = { path: path.startsWith('/') ? path : '/' + path, credentials };
   const ip = optionalString(named, 'ip');
-  if (ip) q.ip = ip;
+  if (ip) {
+    if (!parseClient(ip)) throw new CommandError(`${EXPLAIN_ACCESS}: "ip" must be an IPv4 or IPv6 address (such as 192.0.2.7 or ::1), not ${JSON.stringify(ip)}`);
+    q.ip = ip;
+  }
   const user = optionalString(named, 'user');
   if (user) q.user = user;
   const serverName = optionalString(named, 'serverName');
@@ -301,9 +311,11 @@ export function explainQuery(named: Record<string, unknown>): ExplainQuery {
   if (hostName) q.hostName = hostName;
   const method = optionalString(named, 'method');
   if (method) q.method = method.toUpperCase();
-  if (Array.isArray(named.groups)) q.groups = named.groups.filter((g): g is string => typeof g === 'string');
+  const groups = optionalStrings(named, 'groups');
+  if (groups) q.groups = groups;
   // The names httpd is started with (-D): every <IfDefine> is then settled.
-  if (Array.isArray(named.defines)) q.defines = named.defines.filter((g): g is string => typeof g === 'string' && g.trim() !== '').map((g) => g.trim());
+  const defines = optionalStrings(named, 'defines');
+  if (defines) q.defines = defines.filter((g) => g.trim() !== '').map((g) => g.trim());
   const documentRoot = optionalString(named, 'documentRoot');
   if (documentRoot) {
     if (!nodePath.isAbsolute(documentRoot)) throw new CommandError(`${EXPLAIN_ACCESS}: "documentRoot" must be an absolute path`);

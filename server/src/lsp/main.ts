@@ -8,7 +8,7 @@ import * as path from 'path';
 import { Console } from 'console';
 import { inspect } from 'util';
 import { createConnection, ProposedFeatures, StreamMessageWriter, type Connection } from 'vscode-languageserver/node';
-import { ApacheConfServer } from './server';
+import { ApacheConfServer, errorText } from './server';
 import { ReusedBufferEncoder } from './transport';
 import { isFullPassWorker, runFullPassWorker } from './full-pass';
 
@@ -38,7 +38,7 @@ function defaultConnection(): Connection {
   const methods = console as unknown as Record<string, unknown>;
   for (const [name, fn] of Object.entries(toStderr)) if (typeof fn === 'function') methods[name] = fn.bind(toStderr);
   const say = (how: 'log' | 'info' | 'warn' | 'error') => (...args: unknown[]) =>
-    connection.console[how](args.map((a) => (typeof a === 'string' ? a : inspect(a))).join(' '));
+    connection.console[how](args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? errorText(a) : inspect(a))).join(' '));
   console.log = say('log');
   console.info = say('info');
   console.debug = say('log');

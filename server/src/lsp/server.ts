@@ -21,6 +21,7 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { inspect } from 'util';
 import { version as SERVER_VERSION } from '../../../package.json';
 import { FullPassRunner, withDiskHtaccess, type FullPassJob } from './full-pass';
 import { createService, FIX_ALL_KIND, type Analysis, type ApacheConfService, type ReportedFinding } from '../service';
@@ -595,9 +596,14 @@ export class ApacheConfServer {
     try {
       return await command.run(this.commandContext(), args);
     } catch (e) {
-      this.logError(id, e);
       const message = e instanceof Error ? e.message : String(e);
-      return new ResponseError(e instanceof CommandError ? ErrorCodes.InvalidParams : ErrorCodes.InternalError, message);
+      // Bad arguments are the caller's mistake: said in the answer (and the log) in plain words.
+      if (e instanceof CommandError) {
+        this.connection.console.warn(`[${id}] ${message}`);
+        return new ResponseError(ErrorCodes.InvalidParams, message);
+      }
+      this.logError(id, e);
+      return new ResponseError(ErrorCodes.InternalError, message);
     }
   }
 
@@ -642,14 +648,21 @@ export class ApacheConfServer {
     this.logError('unexpected', e);
   }
 
+  /** Logs a failure to the client: what failed and why, never a stack trace (the client shows its log to users). */
   private logError(where: string, e: unknown): void {
-    const text = e instanceof Error ? e.stack ?? e.message : String(e);
+    const text = errorText(e);
     try {
       this.connection.console.error(`[${where}] ${text}`);
     } catch {
       // The connection is gone; nothing else to tell.
     }
   }
+}
+
+/** An error as one plain line for the client's log: its name and message, without the stack. */
+export function errorText(e: unknown): string {
+  if (e instanceof Error) return `${e.name}: ${e.message}`;
+  return typeof e === 'string' ? e : inspect(e, { depth: 2 });
 }
 
 /** The path part of a non-file uri (`untitled:Untitled-1` → `Untitled-1`), for glob matching. */
