@@ -430,6 +430,17 @@ describe('language server over stdio (dist/server.js)', function () {
     }
   });
 
+  // A black-box LSP fuzz run: about 3,500 nested sections overflowed the stack (-32603).
+  it('explains access in a document with 3,500 nested sections', async () => {
+    const uri = uniqueUri();
+    const n = 3500;
+    await client.open(uri, '<IfModule a>\n'.repeat(n) + '<VirtualHost *:80>\nServerName a\n</VirtualHost>\n' + '</IfModule>\n'.repeat(n));
+    await client.diagnosticsFor(uri, 1);
+    const r = await client.request<{ status: number; note?: string }>('workspace/executeCommand', { command: 'apacheconf.explainAccess', arguments: [{ uri, path: '/' }] });
+    assert.equal(r.status, 200);
+    assert.match(String(r.note), /nested more than \d+ levels deep/);
+  });
+
   describe('requests for documents that are not open', () => {
     const requests: Array<[string, Record<string, unknown>, unknown]> = [
       ['textDocument/hover', { position: { line: 0, character: 0 } }, null],

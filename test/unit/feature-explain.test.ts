@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { loadConfigGraph, type WorkspaceHost } from '../../server/src/model/workspace';
 import { flattenGraph, type ExplainQuery } from '../../server/src/features/explain';
 import { createService } from '../../server/src/service';
-import { allAccessFileNames } from '../../server/src/features/explain-disk';
+import { allAccessFileNames, explainOnDisk, flatOfDocument, type DiskReader } from '../../server/src/features/explain-disk';
 import { parse } from '../../server/src/syntax';
 
 const service = createService();
@@ -125,5 +125,36 @@ describe('access file names of a configuration', () => {
     const doc = parse('AccessFileName .htaccess .ht\n<VirtualHost *:80>\n  AccessFileName .acl\n</VirtualHost>\n<VirtualHost *:81>\n</VirtualHost>\n');
     assert.deepEqual(allAccessFileNames(doc).sort(), ['.acl', '.ht', '.htaccess']);
     assert.deepEqual(allAccessFileNames(parse('ServerName x\n')), ['.htaccess']);
+  });
+});
+
+// A black-box LSP fuzz run: about 3,500 nested sections overflowed the call stack (the CLI exited 2
+// with a trace, the editor's request answered -32603). Nothing may throw, however deep the nesting.
+describe('features/explain: deeply nested sections', () => {
+  const nested = (open: string, close: string, n: number, body: string) => open.repeat(n) + body + close.repeat(n);
+  const shapes: Array<{ name: string; text: string; query: ExplainQuery; status: number | null }> = [
+    { name: '3,500 <IfModule>', text: nested('<IfModule a>\n', '</IfModule>\n', 3500, 'Require all denied\n'), query: { path: '/' }, status: 200 },
+    { name: '3,500 <IfDefine> around a virtual host', text: nested('<IfDefine !X>\n', '</IfDefine>\n', 3500, '<VirtualHost *:80>\nServerName a\n</VirtualHost>\n'), query: { path: '/', serverName: 'a' }, status: 200 },
+    { name: '3,500 <Directory>', text: nested('<Directory />\n', '</Directory>\n', 3500, 'Require all denied\n'), query: { path: '/' }, status: 200 },
+  ];
+  for (const c of shapes) {
+    it(`${c.name}: answered, with a word on the depth`, () => {
+      const r = explainText(c.text, c.query);
+      assert.equal(r.status, c.status);
+      assert.match(String(r.note), /nested more than \d+ levels deep/);
+    });
+  }
+
+  it('a .htaccess with 3,500 nested sections is checked without recursion', () => {
+    const htaccess = nested('<Files a>\n', '</Files>\n', 3500, 'Require all denied\n');
+    const reader: DiskReader = { readFile: (p) => (p === '/srv/.htaccess' ? htaccess : undefined), isDirectory: (p) => p === '/srv' || p === '/' };
+    const doc = parse('<Directory />\n    AllowOverride All\n</Directory>\n');
+    const r = explainOnDisk({ flat: flatOfDocument(doc, '/c/httpd.conf'), context: 'server', query: { path: '/a', documentRoot: '/srv' }, reader });
+    assert.deepEqual(r.htaccess, ['/srv/.htaccess']);
+    assert.match(String(r.note), /nested more than \d+ levels deep/);
+  });
+
+  it('a shallow configuration gets no such word', () => {
+    assert.equal(explainText('<IfModule a>\nRequire all denied\n</IfModule>\n', { path: '/' }).note, undefined);
   });
 });

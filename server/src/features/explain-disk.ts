@@ -18,7 +18,7 @@ import { parse, physicalLine, trimEndChars, type ChildNode, type ConfigDocument,
 import type { FileContext } from '../model/context';
 import { getDirective } from '../facts';
 import { fnmatchPath } from '../access/evaluate';
-import { explain, walkStop } from '../access';
+import { explain, MAX_ANALYSED_NESTING, walkStop } from '../access';
 import { buildRequest, type ExplainQuery, type ExplainResult, type ExplainStep, type FlatConfig } from './explain';
 
 export interface DiskReader {
@@ -49,16 +49,27 @@ function unquote(s: string): string {
   return s.length >= 2 && (s[0] === '"' || s[0] === "'") && s[s.length - 1] === s[0] ? s.slice(1, -1) : s;
 }
 
-/** The nodes of the main server (or of one virtual host), looking through conditional sections. */
+/**
+ * The nodes of the main server (or of one virtual host), looking through conditional sections.
+ * A stack of child lists, not recursion: conditional sections may be nested thousands deep.
+ */
 function* scopeNodes(children: readonly ChildNode[], vhost: SectionNode | null): Generator<ChildNode> {
-  for (const ch of children) {
+  const stack: Array<{ list: readonly ChildNode[]; i: number }> = [{ list: children, i: 0 }];
+  while (stack.length) {
+    const top = stack[stack.length - 1];
+    if (top.i >= top.list.length) {
+      stack.pop();
+      continue;
+    }
+    const ch = top.list[top.i++];
     if (ch.type === 'section') {
       if (TRANSPARENT.has(ch.key)) {
-        yield* scopeNodes(ch.children, vhost);
+        stack.push({ list: ch.children, i: 0 });
         continue;
       }
       if (ch.key === 'virtualhost') {
-        if (ch === vhost) yield* scopeNodes(ch.children, null);
+        // The chosen host's body is looked into; other hosts (and hosts inside it) are not.
+        if (ch === vhost) stack.push({ list: ch.children, i: 0 });
         continue;
       }
     }
@@ -74,14 +85,15 @@ export function directoryCopy(dir: string, body: string): string {
 /** Every <VirtualHost> of the configuration, in order. */
 export function virtualHosts(doc: ConfigDocument): SectionNode[] {
   const out: SectionNode[] = [];
-  const walk = (children: readonly ChildNode[]) => {
-    for (const ch of children) {
-      if (ch.type !== 'section') continue;
-      if (ch.key === 'virtualhost') out.push(ch);
-      else if (TRANSPARENT.has(ch.key)) walk(ch.children);
-    }
-  };
-  walk(doc.children);
+  // Hosts at the top level or inside conditional sections (the document's sections come in order).
+  // Whether a section is at the top level or only inside conditional sections (parents come first).
+  const open = new Map<SectionNode, boolean>();
+  for (const s of doc.sections) {
+    const p = s.parent;
+    const reached = !p || (TRANSPARENT.has(p.key) && open.get(p) === true);
+    open.set(s, reached);
+    if (reached && s.key === 'virtualhost') out.push(s);
+  }
   return out;
 }
 
@@ -290,9 +302,16 @@ export interface Violation {
 export function checkHtaccess(doc: ConfigDocument, ov: Overrides): { fatal: Violation | null; skip: number[] } {
   const skip: number[] = [];
   let fatal: Violation | null = null;
+  // A stack of child lists, not recursion: sections may be nested thousands deep.
   const visit = (children: readonly ChildNode[]) => {
-    for (const n of children) {
-      if (fatal) return;
+    const stack: Array<{ list: readonly ChildNode[]; i: number }> = [{ list: children, i: 0 }];
+    while (stack.length && !fatal) {
+      const top = stack[stack.length - 1];
+      if (top.i >= top.list.length) {
+        stack.pop();
+        continue;
+      }
+      const n = top.list[top.i++];
       if (n.type !== 'directive' && n.type !== 'section') continue;
       const name = n.name.value;
       const line = n.type === 'section' ? n.open.line : n.line;
@@ -315,7 +334,7 @@ export function checkHtaccess(doc: ConfigDocument, ov: Overrides): { fatal: Viol
         else fatal = { line, directive: name, effect: `${why}: httpd answers 500`, unknown: false };
         continue;
       }
-      if (n.type === 'section' && !CONDITIONAL.has(n.key)) visit(n.children);
+      if (n.type === 'section' && !CONDITIONAL.has(n.key)) stack.push({ list: n.children, i: 0 });
     }
   };
   if (doc.errors.length) {
@@ -450,6 +469,10 @@ export function explainOnDisk(input: DiskExplainInput): ExplainResult & { htacce
   }
 
   const doc = text === flat.doc.text ? flat.doc : parse(text);
+  // The access engine reads sections down to a bounded depth: say so when the configuration goes deeper.
+  if (doc.sections.some((s) => s.depth > MAX_ANALYSED_NESTING + 1)) {
+    notes.push(`sections are nested more than ${MAX_ANALYSED_NESTING} levels deep: the access lines below that depth were not taken into account`);
+  }
   const request = buildRequest(q);
   // With the document root on this disk, the directory walk stops where httpd's does.
   if (reader && q.documentRoot && context !== 'htaccess') {
