@@ -436,15 +436,39 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       // "Migrate access control in this file" applies what the editor shows as preferred.
       const migrated = await cleanClient.request<{ fixes: number; applied: boolean }>('workspace/executeCommand', { command: 'apacheconf.migrateFile', arguments: [uri] });
       assert.equal(migrated.fixes, 1);
-      // A .htaccess below that grants everyone: offered, not preferred.
+      // A .htaccess below that grants everyone, read with the configuration: in 2.4 its Require
+      // would replace the rewrite's there, so no rewrite of the server config alone is exact.
       fs.writeFileSync(path.join(dir, 'www', 'sub', '.htaccess'), 'Require all granted\n');
-      const found = await preferredOf(await client(dir));
+      const fc = await client(dir);
+      const found = await preferredOf(fc);
       assert.deepEqual(found.preferred, []);
-      assert.ok(found.actions.some((a) => /exact unless a \.htaccess file under .* sets access/.test(a.title)), found.actions.map((a) => a.title).join(' | '));
+      // The full pass says why (the quick pass before it plans no rewrite).
+      await fc.waitForDiagnostics(uri, (p) => p.diagnostics.some((d) => /checked with the lines that stay as they are for now \(.*www\/sub\/\.htaccess line 1\)/.test(String(d.message))));
       // Untrusted: nothing is read, so it is not preferred either.
       fs.rmSync(path.join(dir, 'www', 'sub', '.htaccess'));
       const untrusted = await preferredOf(await client(dir, { initializationOptions: { trusted: false } }));
       assert.deepEqual(untrusted.preferred, []);
+    });
+
+    // Allow from all with AllowOverride All, and a .htaccess below with host rules of its own (the
+    // common 2.2 layout): the server rewrite was never preferred while a .htaccess below set access.
+    // Read with the configuration, it is checked with that file's host rules as they are.
+    it('a server rewrite checked with the host rules of a .htaccess below is preferred', async () => {
+      const dir = workspace({ 'www/sub/.htaccess': 'Order deny,allow\nDeny from 10.3\n' });
+      const conf = lines(`<Directory "${dir}/www">`, '    AllowOverride All', '    Order allow,deny', '    Allow from all', '</Directory>');
+      fs.writeFileSync(path.join(dir, 'httpd.conf'), conf);
+      const uri = fileUri(path.join(dir, 'httpd.conf'));
+      const c = await client(dir);
+      await c.open(uri, conf);
+      // The full pass says it (the quick pass before it plans no rewrite).
+      const published = await c.waitForDiagnostics(uri, (p) => p.diagnostics.some((d) => /were read with the configuration/.test(String(d.message))));
+      const diags = published.diagnostics.filter((d) => d.code === 'legacy-access');
+      assert.ok(diags.length, 'legacy-access findings');
+      assert.match(String(diags[0].message), /were read with the configuration: the rewrite is exact with them as they are/);
+      const actions = await c.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: diags[0].range, context: { diagnostics: [diags[0]], only: ['quickfix'] } });
+      const preferred = actions.filter((a) => a.isPreferred);
+      assert.equal(preferred.length, 1, actions.map((a) => a.title).join(' | '));
+      assert.equal(applyTo(c.doc(uri), preferred[0].edit!), lines(`<Directory "${dir}/www">`, '    AllowOverride All', '    Require all granted', '</Directory>'));
     });
 
     it("a .htaccess under a parent directory's .htaccess: the parent, open in the editor, is read too", async () => {

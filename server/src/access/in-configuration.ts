@@ -33,6 +33,30 @@ export interface ConfigurationView {
    * `origins`. A rewrite that edits a file outside them is not carried.
    */
   together?: ReadonlySet<string>;
+  /**
+   * Directories whose `AllowOverride` lets `.htaccess` files set access, under which every such
+   * file is in `doc` (spliced in as a `<Directory>` of its folder, its lines with their file as
+   * origin): a rewrite those files could change was checked with them as they are.
+   */
+  htaccessKnown?: ReadonlySet<string>;
+  /** Paths known to be directories (the folders of the `.htaccess` files spliced in). */
+  directories?: readonly string[];
+  /** Files in `doc` whose host rules stay as they are here (the `.htaccess` files spliced in: their own run rewrites them). */
+  kept?: ReadonlySet<string>;
+}
+
+/** The planner's options for a view: its directories, and the lines of the files it keeps. */
+function viewOptions(view: ConfigurationView): { directories?: readonly string[]; keepLines?: number[] } {
+  const out: { directories?: readonly string[]; keepLines?: number[] } = {};
+  if (view.directories?.length) out.directories = view.directories;
+  if (view.kept?.size) {
+    const lines: number[] = [];
+    view.origins.forEach((o, k) => {
+      if (view.kept!.has(o.path)) lines.push(k);
+    });
+    if (lines.length) out.keepLines = lines;
+  }
+  return out;
 }
 
 /** A line's text without its line break. */
@@ -142,7 +166,11 @@ class OffsetMap {
   }
 }
 
-const baseName = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
+/** A file's name as messages give it: its base name, or its whole path for a hidden one (every `.htaccess` has the same name). */
+const baseName = (p: string): string => {
+  const name = p.slice(p.lastIndexOf('/') + 1);
+  return name.startsWith('.') ? p : name;
+};
 
 /** The modules the lines a rewrite writes need: mod_authz_core for any Require, and each provider's own (facts/providers.ts). */
 function modulesNeeded(edits: readonly OffsetEdit[]): string[] {
@@ -169,7 +197,7 @@ export function plansInConfiguration(view: ConfigurationView, file: ConfigDocume
   let any = false;
   for (let k = 0; k < view.origins.length && !any; k++) any = map.fileLine(k) >= 0;
   if (!any) return null;
-  const plan = planMigration(view.doc, view.context ?? 'server', { mode });
+  const plan = planMigration(view.doc, view.context ?? 'server', { mode, ...viewOptions(view) });
   // The file's directives by offset, and the configuration's plans that hold copies of them.
   const byStart = new Map<number, DirectiveNode>();
   for (let ix = 0; ix < file.directives.length; ix++) byStart.set(file.directives[ix].start, file.directives[ix]);
@@ -420,7 +448,7 @@ export function notesInConfiguration(view: ConfigurationView, file: ConfigDocume
   let any = false;
   for (let k = 0; k < view.origins.length && !any; k++) any = map.fileLine(k) >= 0;
   if (!any) return null;
-  const plan = planMigration(view.doc, view.context ?? 'server');
+  const plan = planMigration(view.doc, view.context ?? 'server', viewOptions(view));
   const out: PlanNote[] = [];
   const seen = new Set<string>();
   for (const n of plan.notes) {

@@ -98,6 +98,12 @@ export interface PlanOptions {
   exactOnly?: boolean;
   /** Paths known to be directories, such as the folders of the `.htaccess` files spliced into the file. */
   directories?: readonly string[];
+  /**
+   * Physical lines (0-based) whose host rules stay as they are: the `.htaccess` files spliced into a
+   * configuration, which their own run rewrites. A section of them is not planned; a rewrite of the
+   * others is checked with them still read by mod_access_compat, and never edits them.
+   */
+  keepLines?: readonly number[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1274,7 +1280,7 @@ const planCache = new WeakMap<ConfigDocument, Map<string, MigrationPlan>>();
  * on the same tree), so callers must treat the result as read-only.
  */
 export function planMigration(doc: ConfigDocument, ctx: FileContext, options: PlanOptions = {}): MigrationPlan {
-  const key = `${ctx}|${options.mode ?? 'preserve'}|${options.unchecked ? 1 : 0}|${options.clientsPerPoint ? 1 : 0}|${options.wholeFile ? 1 : 0}|${options.exactOnly ? 1 : 0}|${options.directories?.join('\u0000') ?? ''}`;
+  const key = `${ctx}|${options.mode ?? 'preserve'}|${options.unchecked ? 1 : 0}|${options.clientsPerPoint ? 1 : 0}|${options.wholeFile ? 1 : 0}|${options.exactOnly ? 1 : 0}|${options.directories?.join('\u0000') ?? ''}|${options.keepLines?.join(',') ?? ''}`;
   let byKey = planCache.get(doc);
   const hit = byKey?.get(key);
   if (hit) return hit;
@@ -1321,11 +1327,20 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
   /** A check of the access phase other than the host rules (see the group loop), and whether any Satisfy Any is there to let users past it. */
   const otherChecker = doc.directives.find((d) => OTHER_ACCESS_CHECKERS.has(d.key));
   const satisfyAny = !!otherChecker && model.scopes.some((x) => x.compat?.satisfies.some((t) => t.any));
+  // Sections whose host rules stay (keepLines): every one of their compat lines is kept.
+  const keep = options.keepLines?.length ? new Set(options.keepLines) : null;
+  const kept = (s: Scope) => !!keep && !!s.compat && s.compat.directives.every((d) => keep.has(d.line));
+  for (const s of model.scopes) if (kept(s)) byScope.get(s)!.reason = 'its host rules are left to the run of their own file.';
   for (const group of broken || use ? [] : groupsOf(model)) {
-    const compat = group.filter((s) => s.compat);
+    const compat = group.filter((s) => s.compat && !kept(s));
+    if (!compat.length) continue;
     const fail = (reason: string) => {
       for (const x of compat) byScope.get(x)!.reason = reason;
     };
+    if (keep && compat.some((s) => s.compat!.directives.some((d) => keep.has(d.line)))) {
+      fail('a section mixes lines that stay with lines to rewrite.');
+      continue;
+    }
     const bad = model.problems.find((p) => p.code !== 'provider-unknown' && (p.directive ? group.some((s) => s.directives.includes(p.directive!)) : group.some((s) => p.section && s.section && isInside(p.section, s.section))));
     if (bad) {
       fail(`httpd refuses a line of this configuration as written (${bad.message}); fix it first.`);
@@ -1384,8 +1399,10 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
     // a check then depends on the group, not on the size of the file.
     let view: View | null | undefined;
     for (const cand of candidates) {
+      if (keep && [...cand.edits.keys()].some((x) => kept(x))) continue;
       const edits: OffsetEdit[] = [];
       for (const e of cand.edits.values()) edits.push(...scopeEdits(doc, e, unit));
+      if (keep && edits.some((e) => { const a = physicalLine(doc, e.start); const b = physicalLine(doc, Math.max(e.start, e.end - 1)); for (let k = a; k <= b; k++) if (keep.has(k)) return true; return false; })) continue;
       let text: string;
       try {
         text = applyEdits(doc.text, edits);
@@ -1434,6 +1451,12 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
       lastWhy = `the candidate rewrite was checked and is not exact: ${r.why}.`;
     }
     if (!chosen) {
+      // Checked with host rules that stay (a .htaccess file below, spliced in): say which.
+      const stay = keep ? group.filter((x) => x.directives.some((d) => keep.has(d.line))) : [];
+      if (stay.length) {
+        const lines = stay.map((x) => `line ${x.directives.find((d) => keep!.has(d.line))!.line + 1}`);
+        lastWhy = `${lastWhy.replace(/\.$/, '')}. It was checked with the lines that stay as they are for now (${lines.join(', ')}), which set access for some of the same requests: no rewrite of this file alone keeps what httpd answers with them.`;
+      }
       fail(lastWhy);
       continue;
     }

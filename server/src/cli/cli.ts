@@ -12,7 +12,7 @@ import { version as packageVersion } from '../../../package.json';
 import { createService, RULES, severityAtLeast, type ApacheConfService, type Analysis, type ReportedFinding, type ServiceSettings, INHERITED_DECLARATIONS, type InheritedDeclaration } from '../service';
 import { decode, encode, parse, type ConfigDocument, type DecodedFile } from '../syntax';
 import { flattenGraph } from '../features/explain';
-import { htaccessUnder, migrateHtaccessInContext, NO_HOST_RULES, type HtaccessReader } from '../features/htaccess-context';
+import { htaccessUnder, migrateHtaccessInContext, NO_HOST_RULES, viewWithHtaccess, type HtaccessReader } from '../features/htaccess-context';
 import { allAccessFileNames } from '../features/explain-disk';
 import { diskHost } from '../model/disk';
 import type { HtaccessUnder } from '../rules';
@@ -365,6 +365,11 @@ class Session {
     this.io.stderr.write(`apacheconf: skipped ${this.skipped.length} *.conf file${this.skipped.length === 1 ? '' : 's'} that do${this.skipped.length === 1 ? 'es' : ''} not look like httpd configuration: ${shown}. Name a file to check it anyway.\n`);
   }
 
+  /** How a file is read (server, vhost, htaccess), as load() decides it, without reading it. */
+  contextOf(file: FoundFile): FileContext {
+    return contextForFile(file.absolute, this.opts.context, this.projects.forFile(file.absolute), file.accessFile);
+  }
+
   load(file: FoundFile): Loaded | null {
     let bytes: Buffer;
     try {
@@ -548,12 +553,20 @@ function configurationFor(
   file: FoundFile,
   root: string,
   together: ReadonlySet<string>,
+  reader: HtaccessReader = diskHost,
 ): ConfigurationView | undefined {
   if (!c) return undefined;
   const path = realPath(file.absolute);
   if (!c.real.some((o) => o.path === path)) return undefined;
-  return { doc: c.doc, origins: c.real, path, root: nodePath.basename(root), together };
+  // The .htaccess files httpd reads in it, spliced in: a rewrite they could change is checked with them.
+  // Their lines are theirs to rewrite (a .htaccess file's own run plans it in the configuration).
+  let w = withHtaccessOf.get(c);
+  if (!w) withHtaccessOf.set(c, (w = viewWithHtaccess({ doc: c.doc, origins: c.real, path: '', root: '' }, reader)));
+  const kept = w.kept ? new Set([...w.kept].map(realPath)) : undefined;
+  const alone = kept ? new Set([...together].filter((p) => !kept.has(p))) : together;
+  return { ...w, path, root: nodePath.basename(root), together: alone };
 }
+const withHtaccessOf = new WeakMap<object, ConfigurationView>();
 
 /** The files of a run by real path: they are rewritten together, so a rewrite spanning several of them gives each its part. */
 function runPaths(files: readonly FoundFile[]): ReadonlySet<string> {
@@ -729,7 +742,11 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
   else if (o.inherited) session.addSettings({ htaccessUnder: diskHtaccessUnder(null, parents) });
   const depth = (f: { absolute: string }) => f.absolute.split(nodePath.sep).length;
   const together = runPaths(files);
-  const ordered = rootDoc ? files.map((f, i) => ({ f, i })).sort((a, b) => depth(a.f) - depth(b.f) || a.i - b.i).map((x) => x.f) : files;
+  // The server config's files first: a .htaccess file is read under what they become in the run
+  // (its host rules may be what kept theirs from a rewrite, and theirs what keeps its own).
+  const isHtaccess = (f: FoundFile) => session.contextOf(f) === 'htaccess';
+  const ordered = rootDoc ? files.map((f, i) => ({ f, i, h: isHtaccess(f) ? 1 : 0 })).sort((a, b) => a.h - b.h || depth(a.f) - depth(b.f) || a.i - b.i).map((x) => x.f) : files;
+  let serverDone = false;
   for (const file of ordered) {
     const l = session.load(file);
     if (!l) continue;
@@ -738,6 +755,17 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
     let start = decoded.text;
     let inContext = 0;
     let service = l.service;
+    if (rootDoc && l.context === 'htaccess' && !serverDone) {
+      serverDone = true;
+      // The server config as the run's fixes leave it.
+      if (fixedByReal.size) {
+        const after = configurationDoc(graphFrom(o.root!, cwd, fixedByReal), cwd);
+        if (after) {
+          rootDoc = after.doc;
+          rootOrigins = after.origins;
+        }
+      }
+    }
     if (rootDoc && l.context === 'htaccess') {
       const r = migrateHtaccessInContext(rootDoc, nodePath.dirname(file.absolute), decoded.text, rootOrigins, parents);
       if (r.text !== null) {
@@ -750,7 +778,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
       }
     }
     // A server-config file of the --root configuration: its rewrites are planned in that configuration.
-    const configuration = l.context === 'server' || l.context === 'vhost' ? configurationFor(rootConfig, file, o.root ?? '', together) : undefined;
+    const configuration = l.context === 'server' || l.context === 'vhost' ? configurationFor(rootConfig, file, o.root ?? '', together, parents) : undefined;
     const fixed = service.fixText({ text: start, uri: uriOf(file), context: l.context, configuration });
     fixed.applied += inContext;
     const changed = fixed.text !== decoded.text;
@@ -808,7 +836,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
       for (let i = remaining.length - 1; i >= 0; i--) {
         const r = redo.get(remaining[i]);
         if (!r || (r.context !== 'server' && r.context !== 'vhost')) continue;
-        const configuration = configurationFor(after, r.file, o.root, together);
+        const configuration = configurationFor(after, r.file, o.root, together, parents);
         if (!configuration) continue;
         const again = toReport(r.file, r.service, r.service.analyze({ text: r.text, uri: uriOf(r.file), context: r.context, configuration }));
         again.diagnostics = again.diagnostics.filter((d) => severityAtLeast(d.severity, 'warning'));

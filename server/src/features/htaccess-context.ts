@@ -12,7 +12,7 @@
  * copies, and every copy comes out the same.
  */
 import { applyEdits, parse, physicalLine, trimEndChars, type ConfigDocument, type OffsetEdit, type SectionNode } from '../syntax';
-import { checkEditsAt, COMPAT_KEYS, isAccessKey, planMigration } from '../access';
+import { checkEditsAt, COMPAT_KEYS, isAccessKey, openDirectories, planMigration, type ConfigurationView } from '../access';
 import type { HtaccessUnder } from '../rules';
 import { accessFileNames, checkHtaccess, directoryCopy, mainServerListen, overridesFor, virtualHosts, type Overrides } from './explain-disk';
 
@@ -392,4 +392,127 @@ function lineCount(text: string): number {
   let n = 0;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
   return n;
+}
+
+/** The origin given to the `<Directory>` tags wrapped around a spliced `.htaccess` copy: a line of no file. */
+export const HTACCESS_WRAPPER = '(.htaccess wrapper)';
+
+/** A configuration with the `.htaccess` files httpd reads in it spliced in, as `spliceHtaccessFiles` makes it. */
+export interface WithHtaccess {
+  doc: ConfigDocument;
+  origins: Array<{ path: string; line: number }>;
+  /** The directories whose `AllowOverride` lets `.htaccess` files set access, and under which every such file is spliced in. */
+  known: Set<string>;
+  /** The `.htaccess` files spliced in. */
+  files: Set<string>;
+  /** Their folders (directories, whatever their names). */
+  directories: string[];
+}
+
+/**
+ * The server configuration with the `.htaccess` files on disk spliced in where httpd reads them, so
+ * that a rewrite of the server config's host rules is planned and checked with them.
+ *
+ * A `.htaccess` file that sets access under a directory whose `AllowOverride` lets it do so is read
+ * together with the server's sections for the requests below it: its host rules replace the
+ * server's in 2.2 terms, its `Require` and a rewritten server `Require` replace each other in 2.4
+ * terms. Without the file at hand a server rewrite there is never exact (legacy-access says so).
+ * With it, each file goes in as one more `<Directory "folder">` at the end of each host that reads
+ * it (or of the server config when it has no `<VirtualHost>`), as migrateHtaccessInContext does for
+ * a `.htaccess` rewrite, and each of its lines keeps its file and line as origin.
+ *
+ * A directory is `known` only when every file under it that sets access went in: none that httpd
+ * cannot read as it is (a directive its `AllowOverride` refuses answers 500), none under a folder
+ * too deep to look through. With virtual hosts and a main server that answers some connections
+ * itself, nothing is spliced (the copies would have to go in two places that merge otherwise).
+ */
+export function spliceHtaccessFiles(config: ConfigDocument, origins: ReadonlyArray<{ path: string; line: number }>, dirs: readonly string[], reader: HtaccessReader): WithHtaccess {
+  const none: WithHtaccess = { doc: config, origins: [...origins], known: new Set(), files: new Set(), directories: [] };
+  if (!dirs.length || !reader.listDir) return none;
+  const vhosts = virtualHosts(config);
+  if (vhosts.length && (mainServerListen(config) !== null || vhosts.some((v) => !v.close))) return none;
+  const hosts: Array<SectionNode | null> = vhosts.length ? vhosts : [null];
+  /** Per host, the copies to put at its end, by file. */
+  const copies = hosts.map(() => new Map<string, { folder: string; body: string }>());
+  const known = new Set<string>();
+  for (const dir of dirs) {
+    if (/[*?[]/.test(dir)) continue;
+    const root = dir.length > 1 ? trimEndChars(dir, '/') : dir;
+    if (!reader.listDir(root)) continue;
+    let bad = false;
+    const walked = walkFolders(root, reader, (folder) => {
+      hosts.forEach((host, h) => {
+        const ov = overridesFor(config, host, folder);
+        if (!ov) return;
+        for (const name of accessFileNames(config, host)) {
+          const file = (folder === '/' ? '' : folder) + '/' + name;
+          const body = reader.readFile(file);
+          if (body === undefined) continue;
+          const hdoc = parse(body);
+          if (!hdoc.errors.length && !hdoc.directives.some((d) => isAccessKey(d.key))) continue;
+          const { fatal, skip } = hdoc.errors.length ? { fatal: true, skip: [] } : checkHtaccess(hdoc, ov);
+          // One httpd cannot read as it is, or with a line break the configuration would count otherwise.
+          if (fatal || skip.length || /\r(?!\n)/.test(body)) bad = true;
+          else copies[h].set(file, { folder, body });
+        }
+      });
+      return bad;
+    });
+    if (!bad && walked === 'done') known.add(dir);
+  }
+  if (!copies.some((m) => m.size)) return { ...none, known };
+  // Splice each host's copies before its closing tag (parents before children), remembering each line's origin.
+  const lineAt = (offset: number) => physicalLine(config, offset);
+  let text = '';
+  const out: Array<{ path: string; line: number }> = [];
+  let last = 0;
+  const files = new Set<string>();
+  const directories = new Set<string>();
+  const keep = (to: number) => {
+    if (to <= last) return;
+    const from = lineAt(last);
+    const chunk = config.text.slice(last, to);
+    text += chunk;
+    // Its lines, the last one counted too when the text ends without a line break.
+    const n = lineCount(chunk) + (chunk.endsWith('\n') ? 0 : 1);
+    for (let i = 0; i < n; i++) out.push(origins[from + i] ?? { path: HTACCESS_WRAPPER, line: 0 });
+    last = to;
+  };
+  const order = hosts.map((host, h) => ({ h, pos: host?.close ? host.close.lineStart : config.text.length })).sort((a, b) => a.pos - b.pos);
+  for (const { h, pos } of order) {
+    if (!copies[h].size) continue;
+    keep(pos);
+    // The configuration's last line, ended so that the copies start a line of their own (its origin is counted).
+    if (text && !text.endsWith('\n')) text += '\n';
+    const list = [...copies[h]].sort((a, b) => a[1].folder.split('/').length - b[1].folder.split('/').length || (a[0] < b[0] ? -1 : 1));
+    for (const [file, { folder, body }] of list) {
+      files.add(file);
+      directories.add(folder);
+      text += `<Directory "${folder}">\n`;
+      out.push({ path: HTACCESS_WRAPPER, line: 0 });
+      const b = body.endsWith('\n') || !body ? body : body + '\n';
+      text += b;
+      const n = lineCount(b);
+      for (let i = 0; i < n; i++) out.push({ path: file, line: i });
+      text += '</Directory>\n';
+      out.push({ path: HTACCESS_WRAPPER, line: 0 });
+    }
+  }
+  keep(config.text.length);
+  const doc = parse(text);
+  // Lines counted otherwise than the parser does (a lone CR in the server config): splice nothing.
+  if (doc.lineStarts.length !== out.length + (text.endsWith('\n') ? 1 : 0)) return none;
+  return { doc, origins: out, known, files, directories: [...directories] };
+}
+
+/**
+ * `view` with the `.htaccess` files httpd reads in its configuration spliced in (spliceHtaccessFiles,
+ * over the directories whose `AllowOverride` lets them set access): the files are kept as they are,
+ * known to be read, and left out of the files rewritten together with it.
+ */
+export function viewWithHtaccess(view: ConfigurationView, reader: HtaccessReader): ConfigurationView {
+  const w = spliceHtaccessFiles(view.doc, view.origins, openDirectories(view.doc), reader);
+  if (!w.files.size && !w.known.size) return view;
+  const together = view.together ? new Set([...view.together].filter((p) => !w.files.has(p))) : undefined;
+  return { ...view, doc: w.doc, origins: w.origins, htaccessKnown: w.known, directories: w.directories, kept: w.files, ...(together ? { together } : {}) };
 }

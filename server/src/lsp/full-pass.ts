@@ -13,7 +13,8 @@
 import * as os from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createService, type ReportedFinding, type ServiceSettings } from '../service';
-import { htaccessUnder } from '../features/htaccess-context';
+import { htaccessUnder, viewWithHtaccess } from '../features/htaccess-context';
+import type { ConfigurationView } from '../access';
 import type { HtaccessUnder } from '../rules';
 import { diskHost } from '../model/disk';
 import type { FileContext } from '../model/context';
@@ -74,10 +75,22 @@ export function withDiskHtaccess(settings: ServiceSettings, names: readonly stri
   return { ...settings, htaccessUnder: (dir, below = false) => cachedUnder(dir, below, names) };
 }
 
+/** The last configuration spliced with the disk's .htaccess files, kept a few seconds (a full pass runs after every pause in typing). */
+let lastSpliced: { doc: object; at: number; view: ConfigurationView } | null = null;
+
+function splicedView(view: ConfigurationView): ConfigurationView {
+  const now = Date.now();
+  if (!lastSpliced || lastSpliced.doc !== view.doc || now - lastSpliced.at >= UNDER_TTL_MS) lastSpliced = { doc: view.doc, at: now, view: viewWithHtaccess(view, diskHost) };
+  return { ...lastSpliced.view, path: view.path, root: view.root };
+}
+
 function analyzeJob(job: FullPassJob): ReportedFinding[] {
   const names = job.htaccessNames;
   const settings: ServiceSettings = names ? withDiskHtaccess(job.settings, names) : job.settings;
-  return createService(settings).analyze({ text: job.text, uri: job.uri, context: job.context, depth: 'full', configuration: configurationView(job.configuration) }).findings;
+  // A trusted workspace: the .htaccess files httpd reads in the configuration are read with it.
+  let configuration = configurationView(job.configuration);
+  if (configuration && names) configuration = splicedView(configuration);
+  return createService(settings).analyze({ text: job.text, uri: job.uri, context: job.context, depth: 'full', configuration }).findings;
 }
 
 /** The worker's loop: one job per message, findings (plain data) back. */

@@ -275,7 +275,15 @@ export const legacyAccessRule: Rule = {
         // In intent mode the naive mapping (what the author most likely meant) wins where it differs.
         const intent = mode === 'intent' && !!sp.naive;
         fixes = [];
-        const below = sp.exact ? [...new Set([...(sp.htaccessBelow ?? []), ...(openDirs?.length && (fileContext === 'server' || fileContext === 'vhost') ? openDirsTouching(sp, openDirs) : [])])] : undefined;
+        const all = sp.exact ? [...new Set([...(sp.htaccessBelow ?? []), ...(openDirs?.length && (fileContext === 'server' || fileContext === 'vhost') ? openDirsTouching(sp, openDirs) : [])])] : undefined;
+        // Directories whose .htaccess files were read with the configuration (the rewrite was checked with them).
+        // (Those with none that sets access are looked at as before: the title says none does.)
+        const known = inConfiguration ? configuration?.htaccessKnown : undefined;
+        const kept = [...(configuration?.kept ?? [])];
+        const read = (d: string) => !!known?.has(d) && kept.some((f) => f.startsWith(d.replace(/\/+$/, '') + '/'));
+        const below = known ? all?.filter((d) => !read(d)) : all;
+        const withThem = all && below ? all.filter((d) => !below.includes(d)) : [];
+        if (sp.exact && withThem.length) message += ` The .htaccess files under ${dirList(withThem)}, which \`AllowOverride\` lets set access for these requests, were read with the configuration: the rewrite is exact with them as they are.`;
         if (sp.exact && below?.length) {
           // Exact where no .htaccess file below sets access: preferred only when a look at them says so.
           const scans = htaccessUnder ? below.map((dir) => htaccessUnder(dir)) : null;
