@@ -48,6 +48,17 @@ describe('rule syntax', () => {
     assert.deepEqual(f.fixes, [{ title: 'Remove the byte order mark', edits: [{ start: 0, end: 1, newText: '' }], preferred: true }]);
   });
 
+  // An editor that adds a mark to a file that has one makes two: deleting one left the other, and
+  // httpd still refused the file (found by a black-box LSP fuzz run).
+  it('the fix deletes every mark at the start, in either form, and the first line reads as written after them', () => {
+    for (const [text, marks] of [['\uFEFF\uFEFFListen 80\n', 2], ['\uFEFF\u00ef\u00bb\u00bfListen 80\n', 4], ['\u00ef\u00bb\u00bf\u00ef\u00bb\u00bfListen 80\n', 6]] as const) {
+      const fs = findingsOf(text, 'syntax');
+      assert.equal(fs.length, 1, JSON.stringify(text));
+      assert.deepEqual(fs[0].fixes?.[0].edits, [{ start: 0, end: marks, newText: '' }]);
+      assert.deepEqual(findingsOf(text, 'unknown-directive'), [], 'the first word is Listen, without a mark');
+    }
+  });
+
   it('5,000 levels of nesting: a warning, and no rule fails', () => {
     const text = '<Directory /a>\n'.repeat(5000) + 'Order deny,allow\nDeny from all\n' + '</Directory>\n'.repeat(5000);
     const a = createService().analyze({ text, uri: 'file:///deep/httpd.conf' });

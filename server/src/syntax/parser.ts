@@ -450,7 +450,13 @@ export function parse(text: string): ConfigDocument {
   // A byte order mark: httpd reads it as the first characters of the first line (so that line is
   // a command it does not know, and it refuses the file). The tree reads the line as written after
   // the mark, and the mark is an error of its own (rules/syntax.ts offers to delete it).
-  const bom = text.charCodeAt(0) === 0xfeff ? 1 : text.startsWith('\u00ef\u00bb\u00bf') ? 3 : 0;
+  // Every mark at the start (an editor that adds one to a file that has one makes two), in either form.
+  let bom = 0;
+  for (;;) {
+    if (text.charCodeAt(bom) === 0xfeff) bom++;
+    else if (text.startsWith('\u00ef\u00bb\u00bf', bom)) bom += 3;
+    else break;
+  }
   if (bom) {
     errors.push({
       code: 'bom',

@@ -63,7 +63,9 @@ export function positionAt(doc: Lines, offset: number): Position {
   const starts = lspStarts(doc);
   offset = Math.max(0, Math.min(offset, doc.text.length));
   const line = lineIn(starts, offset);
-  return { line, character: offset - starts[line] };
+  // Between the CR and the LF of a CRLF there is no position: the one before the CR (as clients count it).
+  const inBreak = offset > starts[line] && doc.text.charCodeAt(offset) === 10 && doc.text.charCodeAt(offset - 1) === 13;
+  return { line, character: offset - starts[line] - (inBreak ? 1 : 0) };
 }
 
 export function offsetAt(doc: Lines, pos: Position): number {
@@ -71,8 +73,12 @@ export function offsetAt(doc: Lines, pos: Position): number {
   if (pos.line < 0) return 0;
   if (pos.line >= starts.length) return doc.text.length;
   const lineStart = starts[pos.line];
-  const next = pos.line + 1 < starts.length ? starts[pos.line + 1] : doc.text.length;
-  return Math.max(lineStart, Math.min(lineStart + pos.character, next));
+  // A character past the line's end means the end of its text, not the next line (as the LSP
+  // specification says, and as the clients' own text documents count it): the line break is not part of it.
+  let end = pos.line + 1 < starts.length ? starts[pos.line + 1] : doc.text.length;
+  if (end > lineStart && doc.text.charCodeAt(end - 1) === 10) end--;
+  if (end > lineStart && doc.text.charCodeAt(end - 1) === 13) end--;
+  return Math.max(lineStart, Math.min(lineStart + Math.max(0, pos.character), end));
 }
 
 export function rangeOf(doc: Lines, start: number, end: number): Range {
