@@ -461,3 +461,26 @@ describe('access plan: env= with no variable name', () => {
     });
   }
 });
+
+// PlanOptions.keepLines: host rules that stay (a .htaccess file spliced into its configuration,
+// which its own run rewrites). The rest is planned and checked with them still read by
+// mod_access_compat, and never edits them.
+describe('plan: lines that stay as they are (keepLines)', () => {
+  const VH = (body: string) => `<VirtualHost *:80>\nDocumentRoot /d\n${body}</VirtualHost>\n`;
+  it('a server rewrite under a .htaccess with host rules of its own: exact, and the kept lines are not edited', () => {
+    const text = VH('<Directory /d>\nOrder allow,deny\nAllow from all\n</Directory>\n<Directory /d/sub>\nOrder deny,allow\nDeny from 10.3\n</Directory>\n');
+    const plan = planMigration(parse(text), 'server', { keepLines: [6, 7, 8, 9] });
+    const [server, kept] = plan.sections;
+    assert.ok(server.exact, server.reason);
+    assert.equal(applyEdits(text, server.exact.edits), VH('<Directory /d>\nRequire all granted\n</Directory>\n<Directory /d/sub>\nOrder deny,allow\nDeny from 10.3\n</Directory>\n'));
+    assert.equal(kept.exact, undefined);
+    assert.match(kept.reason ?? '', /left to the run of their own file/);
+  });
+  // The reasons named a point's virtual host by an index of the engine's ("vhost #3").
+  it('a refusal names the virtual host and the kept lines by tag and line', () => {
+    const text = VH('<Directory /d>\nAuthType Basic\nAuthName x\nAuthUserFile /u\nOrder allow,deny\nAllow from 127.0.1 127.0.0.0/30\nDeny from 127.0.0.3\n</Directory>\n<Directory /d/sub>\n<LimitExcept GET>\nOrder deny,allow\nAllow from 127.0.1\nDeny from all\n</LimitExcept>\n</Directory>\n');
+    const plan = planMigration(parse(text), 'server', { keepLines: [12, 13, 14] });
+    assert.match(plan.sections[0].reason ?? '', /in <VirtualHost \*:80> \(line 1\).*checked with the lines that stay as they are for now \(line 13\)/);
+    assert.doesNotMatch(plan.sections[0].reason ?? '', /#\d/);
+  });
+});

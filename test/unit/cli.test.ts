@@ -879,6 +879,21 @@ describe('cli: fix', () => {
     assert.match(checked.out, /aosite\/sub\/\.htaccess line 1/);
   });
 
+  // The look at the .htaccess files below cited one httpd never reads (its folder has AllowOverride
+  // None), and the rewrite was not offered as exact (found by a black-box run of random trees).
+  it('with --root, a .htaccess file in a folder whose AllowOverride is None does not count', async () => {
+    const site = path.join(tmp, 'aonone');
+    // The main server answers on port 80 and a virtual host on 81: the look at the disk is what decides.
+    const conf = ['Listen 80', 'Listen 81', `<Directory "${site}">`, '    AllowOverride All', '    Order allow,deny', '    Allow from all', '</Directory>', `<Directory "${site}/sub">`, '    AllowOverride None', '</Directory>', '<VirtualHost *:81>', `    DocumentRoot "${site}"`, '</VirtualHost>', ''].join('\n');
+    tree({ 'aonone.conf': conf, 'aonone/sub/.htaccess': 'Require all granted\n' });
+    const r = await run(['fix', '--root', 'aonone.conf', 'aonone.conf'], tmp);
+    assert.match(r.err, /would apply 1 fix in 1 of 1 file; nothing at warning or above remains/, r.err);
+    // Read there (AllowOverride All), it counts.
+    fs.writeFileSync(path.join(tmp, 'aonone.conf'), conf.replace('    AllowOverride None', '    AllowOverride All'));
+    const read = await run(['fix', '--root', 'aonone.conf', 'aonone.conf'], tmp);
+    assert.match(read.err, /aonone\/sub\/\.htaccess does: it is not offered as exact/, read.err);
+  });
+
   it('with --root, the AllowOverride of the rest of the configuration counts for a file that does not show it', async () => {
     const site = path.join(tmp, 'rsite');
     const root = ['Listen 80', `<Directory "${site}">`, '    AllowOverride AuthConfig', '</Directory>', 'Include rvhost.conf', ''].join('\n');

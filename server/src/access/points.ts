@@ -10,7 +10,7 @@
  * independent (their mapping depends on DocumentRoot/Alias), which can only
  * add combinations httpd never sees: the check stays on the safe side.
  */
-import type { ChildNode } from '../syntax';
+import { openTagText, type ChildNode } from '../syntax';
 import { domainIndex, formatClient, parseSubnetToken, samplesOf, subnetIndex, type ClientAddr, type Subnet } from './addr';
 import { leaves, MAX_ANALYSED_NESTING, normMethod, type AccessModel, type AuthzLeaf, type Scope } from './model';
 import { accessScopes, dirApplies, filesApplies, leafKey, locationApplies, withinVirtualHost, type AuthzResult, type Client, type Credentials } from './evaluate';
@@ -382,9 +382,14 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
           get label(): string {
             const parts = [`${pl.uri}`, pl.unmapped ? `file ${pl.file} (the file does not show how URLs map to files here, so any URL may reach any directory)` : `file ${pl.file}`];
             if (pl.pathInfo) parts.push(`${pl.file} being a file and the rest of the path its path_info`);
-            if (pl.vh) parts.push(`vhost #${pl.vh.index}`);
-            if (free.length) parts.push(`regex sections ${[...freeOn].join(',') || 'none'}`);
-            if (chains.length) parts.push(`<If> branches ${[...ifOn].join(',') || 'none'}`);
+            // Sections by their tag and line (relabelLines names the file a line comes from).
+            const tag = (i: number) => {
+              const sec = model.scopes[i]?.section;
+              return sec ? `${openTagText(sec)} (line ${sec.open.line + 1})` : 'the top level';
+            };
+            if (pl.vh) parts.push(`in ${tag(pl.vh.index)}`);
+            if (free.length) parts.push(freeOn.size ? `where ${[...freeOn].map(tag).join(', ')} ${freeOn.size === 1 ? 'applies' : 'apply'}` : 'where no pattern section applies');
+            if (chains.length) parts.push(ifOn.size ? `where ${[...ifOn].map(tag).join(', ')} ${ifOn.size === 1 ? 'holds' : 'hold'}` : 'where no <If> holds');
             return parts.join(', ');
           },
         });

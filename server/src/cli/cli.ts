@@ -10,10 +10,10 @@ import * as fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { version as packageVersion } from '../../../package.json';
 import { createService, RULES, severityAtLeast, type ApacheConfService, type Analysis, type ReportedFinding, type ServiceSettings, INHERITED_DECLARATIONS, type InheritedDeclaration } from '../service';
-import { decode, encode, parse, type ConfigDocument, type DecodedFile } from '../syntax';
+import { decode, encode, parse, type ConfigDocument, type DecodedFile, type SectionNode } from '../syntax';
 import { flattenGraph } from '../features/explain';
 import { htaccessUnder, migrateHtaccessInContext, NO_HOST_RULES, viewWithHtaccess, type HtaccessReader } from '../features/htaccess-context';
-import { allAccessFileNames } from '../features/explain-disk';
+import { allAccessFileNames, overridesFor, virtualHosts } from '../features/explain-disk';
 import { diskHost } from '../model/disk';
 import type { HtaccessUnder } from '../rules';
 import { openDirectories, type ConfigurationView } from '../access';
@@ -499,13 +499,16 @@ function uriOf(file: FoundFile): string {
 function diskHtaccessUnder(config: ConfigDocument | null, reader: HtaccessReader): (dir: string, below?: boolean) => HtaccessUnder {
   const names = config ? allAccessFileNames(config) : ['.htaccess'];
   const seen = new Map<string, HtaccessUnder>();
+  // A folder whose AllowOverride is None for the main server and every virtual host: httpd reads no file there.
+  const hosts: Array<SectionNode | null> = config ? [null, ...virtualHosts(config)] : [];
+  const reads = (folder: string) => !config || hosts.some((h) => overridesFor(config, h, folder) !== null);
   return (dir, below = false) => {
     // Without --root the directories of a server config may be another machine's: only the
     // subdirectories of a .htaccess file given (which is here) are read.
     if (!config && !below) return { kind: 'unknown', why: 'the directories of the server config are read only with --root' };
     const key = `${below ? 1 : 0}${dir}`;
     let r = seen.get(key);
-    if (!r) seen.set(key, (r = htaccessUnder(dir, reader, names, below)));
+    if (!r) seen.set(key, (r = htaccessUnder(dir, reader, names, below, reads)));
     return r;
   };
 }

@@ -52,7 +52,14 @@ export const MAX_SUBDIRECTORIES = 5000;
  * host rules, SetEnvIf…), else the first that does, or why it cannot be told (a pattern, a folder
  * that is not there or cannot be listed, too many folders).
  */
-export function htaccessUnder(dir: string, reader: HtaccessReader, names: readonly string[] = ['.htaccess'], below = false): HtaccessUnder {
+export function htaccessUnder(
+  dir: string,
+  reader: HtaccessReader,
+  names: readonly string[] = ['.htaccess'],
+  below = false,
+  /** Whether httpd reads the access files of a folder at all (its `AllowOverride` is not None); default: every folder. */
+  reads: (folder: string) => boolean = () => true,
+): HtaccessUnder {
   if (/[*?[]/.test(dir)) return { kind: 'unknown', why: `${dir} is a pattern` };
   if (!reader.listDir) return { kind: 'unknown', why: 'folders cannot be listed' };
   const root = dir.length > 1 ? trimEndChars(dir, '/') : dir;
@@ -61,6 +68,8 @@ export function htaccessUnder(dir: string, reader: HtaccessReader, names: readon
   const walked = walkFolders(root, reader, (d) => {
     // `below`: the subdirectories only (the folder's own file is the one being rewritten).
     if (below && d === root) return false;
+    // A file httpd never reads sets nothing (a folder below with `AllowOverride None`).
+    if (!reads(d)) return false;
     for (const name of names) {
       const file = (d === '/' ? '' : d) + '/' + name;
       const body = reader.readFile(file);
