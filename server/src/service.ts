@@ -76,6 +76,8 @@ export interface AnalyzeInput {
   depth?: 'quick' | 'full';
   /** The configuration the file is read in, when known (RuleContext.configuration). */
   configuration?: ConfigurationView;
+  /** The root file of a configuration known not to include this file (RuleContext.outsideOf). */
+  outsideOf?: string;
 }
 
 export interface ReportedFinding extends Finding {
@@ -154,7 +156,7 @@ export class ApacheConfService {
       if (setting === 'ignore') continue;
       let raw: Finding[];
       try {
-        raw = rule.check({ doc: tree, fileContext: context, uri, mode: this.settings.mode, inherited: this.settings.inherited, htaccessUnder: this.settings.htaccessUnder, openDirs: this.settings.openDirs, depth: input.depth ?? 'full', configuration: input.configuration });
+        raw = rule.check({ doc: tree, fileContext: context, uri, mode: this.settings.mode, inherited: this.settings.inherited, htaccessUnder: this.settings.htaccessUnder, openDirs: this.settings.openDirs, depth: input.depth ?? 'full', configuration: input.configuration, outsideOf: input.outsideOf });
       } catch (e) {
         // A rule must never take the whole analysis down; report the failure instead of a clean file.
         if (process.env.APACHECONF_DEBUG) console.error(e);

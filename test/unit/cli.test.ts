@@ -354,6 +354,14 @@ describe('cli: check --root, a site enabled under a name the Include pattern doe
     const app = (JSON.parse(confD.out).files as Array<{ diagnostics: Array<{ code: string; message: string }> }>)[0].diagnostics.filter((d) => d.code === 'not-included');
     assert.equal(app.length, 1, confD.out);
     assert.match(app[0].message, /no Include line for conf\.d\/.*conf-available\/app\.conf.*a2enconf/);
+    // Its host rules: planned as a file another includes, and said to be outside the configuration
+    // (it said the main file was not at hand, which --root had just given).
+    const access = (JSON.parse(confD.out).files as Array<{ diagnostics: Array<{ code: string; message: string }> }>)[0].diagnostics.filter((d) => d.code === 'legacy-access');
+    assert.ok(access.length, confD.out);
+    for (const d of access) {
+      assert.match(d.message, /This file is not part of the configuration of apache2\.conf, which includes nothing of it \(see not-included\)/);
+      assert.doesNotMatch(d.message, /not at hand/);
+    }
     // Without a root file nothing is known of what httpd reads.
     const alone = await run(['check', '--format', 'json', 'ni/apache2'], tmp);
     assert.ok(!alone.out.includes('not-included'));

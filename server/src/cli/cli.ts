@@ -659,7 +659,9 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
     if (!l) continue;
     const context = o.context ?? graphContext.get(realPath(file.absolute)) ?? l.context;
     const configuration = context === 'server' || context === 'vhost' ? configurationFor(root, file, o.root ?? '', together) : undefined;
-    let a = l.service.analyze({ text: l.decoded.text, uri: uriOf(file), context, configuration });
+    // A server-config file the root file's configuration does not include (not-included says so).
+    const outsideOf = root && !configuration && (context === 'server' || context === 'vhost') && !graphPaths.has(realPath(file.absolute)) ? nodePath.basename(o.root!) : undefined;
+    let a = l.service.analyze({ text: l.decoded.text, uri: uriOf(file), context, configuration, ...(outsideOf ? { outsideOf } : {}) });
     // A .htaccess file given with --root: its rewrite checked in that configuration, as fix --root does.
     if (root && context === 'htaccess') {
       const r = migrateHtaccessInContext(root.doc, nodePath.dirname(file.absolute), l.decoded.text, root.origins, diskHost);
@@ -782,7 +784,8 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
     }
     // A server-config file of the --root configuration: its rewrites are planned in that configuration.
     const configuration = l.context === 'server' || l.context === 'vhost' ? configurationFor(rootConfig, file, o.root ?? '', together, parents) : undefined;
-    const fixed = service.fixText({ text: start, uri: uriOf(file), context: l.context, configuration });
+    const outsideOf = rootConfig && !configuration && (l.context === 'server' || l.context === 'vhost') && !rootConfig.real.some((x) => x.path === realPath(file.absolute)) ? nodePath.basename(o.root!) : undefined;
+    const fixed = service.fixText({ text: start, uri: uriOf(file), context: l.context, configuration, ...(outsideOf ? { outsideOf } : {}) });
     fixed.applied += inContext;
     const changed = fixed.text !== decoded.text;
     const isBinary = fixed.analysis.doc.errors.some((e) => e.code === 'binary');

@@ -12,7 +12,7 @@
 import type { DirectiveNode, Finding, Fix, HtaccessUnder, Rule } from './types';
 import { codeLine, COMPAT_DIRECTIVES, in22Branch, readers } from './scope';
 import { detached, directivesNamed, type ConfigDocument, type SectionNode } from '../syntax';
-import { openDirsTouching, planMigration, plansAsIncluded, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
+import { INCLUDED_NOTE, openDirsTouching, planMigration, plansAsIncluded, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
 import { ancestors, looksIncluded } from '../model/context';
 import { namesNoModule, testKeyOf } from '../model/guards';
 
@@ -206,11 +206,16 @@ function withoutIncluded(sp: SectionPlan, inc: DirectiveNode): SectionPlan {
   };
 }
 
+/** INCLUDED_NOTE for a file the known configuration does not include: no main file is missing, the file is outside it. */
+function outsideNote(root: string): string {
+  return INCLUDED_NOTE.replace(/^This file sits in a folder that another file includes, which is not at hand:/, `This file is not part of the configuration of ${root}, which includes nothing of it (see not-included); planned as a file another includes,`).replace(/ Give the main file \(.*$/, ' Once it is included, check it again with its main file.');
+}
+
 export const legacyAccessRule: Rule = {
   id: 'legacy-access',
   defaultSeverity: 'warning',
   summary: '`Order`, `Allow`, `Deny`, `Satisfy`: 2.2 access control that 2.4 keeps only in mod_access_compat. Exact quick fix to `Require` where one exists.',
-  check({ doc, fileContext, mode, depth, inherited, htaccessUnder, openDirs, uri, configuration }) {
+  check({ doc, fileContext, mode, depth, inherited, htaccessUnder, openDirs, uri, configuration, outsideOf }) {
     const compat = directivesNamed(doc, ...COMPAT_DIRECTIVES);
     if (!compat.length) return [];
     let plans = new Map<DirectiveNode, SectionPlan>();
@@ -299,7 +304,7 @@ export const legacyAccessRule: Rule = {
         else if (sp.reason && inConfiguration) message += ` No exact rewrite is offered in the configuration of ${inConfiguration}: ${sp.reason}`;
         else if (sp.reason) message += ` No exact rewrite is offered: ${sp.reason}`;
         if (sp.exact && inConfiguration) message += ` Its rewrite was checked in the configuration of ${inConfiguration}, which this file is part of.`;
-        if (sp.exact && sp.note) message += ` ${sp.note}`;
+        if (sp.exact && sp.note) message += ` ${outsideOf && sp.note === INCLUDED_NOTE ? outsideNote(outsideOf) : sp.note}`;
         if (subdirs?.kind === 'sets-access') message += ` The declared terms would make it exact, but ${subdirs.file} sets access below and inherits from this file.`;
         if (declared) fixes.push({ title: sp.naive!.title.replace(/ \(check the server config first\)$/, ` (exact for ${DECLARED_TITLE[inherited!]})`), edits: sp.naive!.edits, preferred: true });
         else if (sp.naive) fixes.push({ title: sp.naive.title, edits: sp.naive.edits, preferred: intent });

@@ -76,6 +76,12 @@ export interface RuleContext {
    * the access rewrites of a server-config file are then worked out there (access/in-configuration.ts).
    */
   readonly configuration?: ConfigurationView;
+  /**
+   * The root file of the configuration, when it is known and does not include this file (the
+   * not-included rule says why): a rewrite is then planned as for a file that another includes,
+   * and says the file is not part of it rather than that its main file is not at hand.
+   */
+  readonly outsideOf?: string;
 }
 
 export interface Rule {
