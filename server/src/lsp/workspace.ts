@@ -166,6 +166,9 @@ export class ConfigWorkspace {
    * tree in the file's place (an unsaved edit; the other files keep theirs
    * until the next save).
    */
+  /** What notIncludedFiles found for each graph (its folders are listed once per graph, not per keystroke). */
+  private readonly unreadOf = new WeakMap<ConfigGraph, WorkspaceFinding[]>();
+
   findingsFor(path: string, doc: ConfigDocument): WorkspaceFinding[] {
     const hit = this.fileOf(path);
     const read = hit?.conf.graph;
@@ -174,8 +177,13 @@ export class ConfigWorkspace {
       const conf = this.configurationFor(path);
       if (!conf?.graph || !conf.root) return [];
       const real = this.realPath(path);
-      const list = (dir: string) => (this.host.listDir(dir) ?? []).filter((n) => !n.endsWith('/'));
-      return notIncludedFiles(conf.graph, list, nodePath.basename(conf.root)).filter((f) => this.realPath(f.path) === real);
+      // Once per graph: its folders are listed again when a change on disk makes a new graph (concerns()).
+      let unread = this.unreadOf.get(conf.graph);
+      if (!unread) {
+        const list = (dir: string) => (this.host.listDir(dir) ?? []).filter((n) => !n.endsWith('/'));
+        this.unreadOf.set(conf.graph, (unread = notIncludedFiles(conf.graph, list, nodePath.basename(conf.root))));
+      }
+      return unread.filter((f) => this.realPath(f.path) === real);
     }
     if (!read) return [];
     const { conf, file } = hit;
