@@ -53,7 +53,7 @@ describe('features/explain: the virtual host a request without Host reaches, in 
       '/d/sites-enabled/000-default.conf': ['<VirtualHost *:80>', '    DocumentRoot /var/www/html', '</VirtualHost>', ''].join('\n'),
     };
     const r = createService().explain({ path: '/index.html', ip: '10.0.0.1' }, { graph: loadConfigGraph(memHost(files), '/d/apache2.conf') });
-    assert.match(r.note ?? '', /<VirtualHost \*:80> on \/d\/sites-enabled\/000-default\.conf line 1\)/);
+    assert.match(r.note ?? '', /<VirtualHost \*:80> on 000-default\.conf line 1\)/);
   });
 });
 

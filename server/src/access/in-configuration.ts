@@ -172,6 +172,16 @@ const baseName = (p: string): string => {
   return name.startsWith('.') ? p : name;
 };
 
+/**
+ * How a message names a line of a flattened configuration (0-based `line`, its `origin`): `line N`
+ * when it is a line of `self` (the file the message is about) or of no known file, else `NAME
+ * line N` in the file it comes from. The one way every message names another file's line.
+ */
+export function lineLabel(origin: { path: string; line: number } | undefined, line: number, self?: string): string {
+  if (!origin || !origin.path) return `line ${line + 1}`;
+  return origin.path === self ? `line ${origin.line + 1}` : `${baseName(origin.path)} line ${origin.line + 1}`;
+}
+
 /** The modules the lines a rewrite writes need: mod_authz_core for any Require, and each provider's own (facts/providers.ts). */
 function modulesNeeded(edits: readonly OffsetEdit[]): string[] {
   const out = new Set<string>();
@@ -430,7 +440,7 @@ export function relabelLines(text: string, view: ConfigurationView): string {
   return text.replace(/\bline (\d+)\b/g, (whole, n: string) => {
     const o = view.origins[Number(n) - 1];
     if (!o) return whole;
-    return o.path === view.path ? `line ${o.line + 1}` : `${baseName(o.path)} line ${o.line + 1}`;
+    return lineLabel(o, Number(n) - 1, view.path);
   });
 }
 

@@ -18,7 +18,7 @@ import { parse, physicalLine, trimEndChars, type ChildNode, type ConfigDocument,
 import type { FileContext } from '../model/context';
 import { getDirective } from '../facts';
 import { fnmatchPath } from '../access/evaluate';
-import { explain, MAX_ANALYSED_NESTING, walkStop } from '../access';
+import { explain, lineLabel, MAX_ANALYSED_NESTING, walkStop } from '../access';
 import { buildRequest, type ExplainQuery, type ExplainResult, type ExplainStep, type FlatConfig } from './explain';
 
 export interface DiskReader {
@@ -404,10 +404,7 @@ export function explainOnDisk(input: DiskExplainInput): ExplainResult & { htacce
   const q: ExplainQuery = { ...input.query };
   const notes: string[] = [];
   const hostHeader = input.host ?? Object.entries(q.headers ?? {}).find(([k]) => k.toLowerCase() === 'host')?.[1];
-  const picked: { vhost: SectionNode | null; note?: string } = context === 'server' ? pickVirtualHost(flat.doc, hostHeader, (line) => {
-    const o = flat.origins[line];
-    return o && o.path ? `${o.path} line ${o.line + 1}` : `line ${line + 1}`;
-  }) : { vhost: null };
+  const picked: { vhost: SectionNode | null; note?: string } = context === 'server' ? pickVirtualHost(flat.doc, hostHeader, (line) => lineLabel(flat.origins[line], line)) : { vhost: null };
   // The chosen host by its open tag (the .htaccess splice goes after it, so its offset stays put).
   if (picked.vhost) q.vhostStart = picked.vhost.open.start;
   if (picked.note) notes.push(picked.note);

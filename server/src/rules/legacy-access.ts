@@ -12,7 +12,7 @@
 import type { DirectiveNode, Finding, Fix, HtaccessUnder, Rule } from './types';
 import { codeLine, COMPAT_DIRECTIVES, in22Branch, readers } from './scope';
 import { detached, directivesNamed, type ConfigDocument, type SectionNode } from '../syntax';
-import { INCLUDED_NOTE, openDirsTouching, planMigration, plansAsIncluded, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
+import { INCLUDED_NOTE, lineLabel, openDirsTouching, planMigration, plansAsIncluded, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
 import { ancestors, looksIncluded } from '../model/context';
 import { namesNoModule, testKeyOf } from '../model/guards';
 
@@ -234,10 +234,7 @@ export const legacyAccessRule: Rule = {
           const early = earlyModuleTest(configuration!.doc);
           if (early) {
             // Lines of the configuration, told by the file they come from.
-            const where = (line: number) => {
-              const at = configuration!.origins[line];
-              return at ? `${at.path.slice(at.path.lastIndexOf('/') + 1)} line ${at.line + 1}` : `line ${line + 1}`;
-            };
+            const where = (line: number) => lineLabel(configuration!.origins[line], line);
             for (const [d, sp] of plans) plans.set(d, withEarlyTest(sp, early, where));
             const o = configuration!.origins[early.test.open.line];
             if (o && o.path === configuration!.path) earlyHere = doc.sections.find((s) => s.open.line === o.line && s.key === early.test.key) ?? null;
