@@ -411,6 +411,17 @@ describe('cli: fix --root, a server config and the .htaccess below it', () => {
     assert.match(fs.readFileSync(path.join(tmp, 'jh/httpd.conf'), 'utf8'), /AllowOverride All\n  Require all granted\n<\/Directory>/);
     assert.equal(fs.readFileSync(path.join(www, 'sub/.htaccess'), 'utf8'), '<RequireAll>\n  Require all granted\n  Require not ip 127.0.0.5\n</RequireAll>\n');
   });
+
+  it('given the server config alone, rewrites it and names the .htaccess file still to migrate', async () => {
+    const www = path.join(tmp, 'jh2/www');
+    tree({
+      'jh2/httpd.conf': `DocumentRoot ${www}\n<Directory ${www}>\n  AllowOverride All\n  Order allow,deny\n  Allow from all\n</Directory>\n`,
+      'jh2/www/sub/.htaccess': 'Order deny,allow\nDeny from 127.0.0.5\n',
+    });
+    const r = await run(['fix', '--root', 'jh2/httpd.conf', 'jh2/httpd.conf'], tmp);
+    assert.match(r.out, /\+  Require all granted/);
+    assert.match(r.err, /note: a \.htaccess file that httpd reads in this configuration still has host rules, which need mod_access_compat: .*jh2\/www\/sub\/\.htaccess\. Give it to the same command/);
+  });
 });
 
 // fix --root read what remains of each file in the configuration as it was before the files after

@@ -853,6 +853,17 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
   }
   session.reportSkipped();
   const badProject = session.reportProjectProblems();
+  // The .htaccess files with host rules the server config was planned with, that this run leaves alone.
+  if (rootConfig) {
+    const view = withHtaccessOf.get(rootConfig);
+    const given = new Set(files.map((f) => realPath(f.absolute)));
+    const left = [...(view?.kept ?? [])].filter((p) => !given.has(realPath(p)) && /^\s*(order|allow|deny|satisfy)\b/im.test(diskHost.readFile(p) ?? ''));
+    if (left.length) {
+      io.stderr.write(
+        `apacheconf fix: note: ${left.length === 1 ? 'a .htaccess file' : `${left.length} .htaccess files`} that httpd reads in this configuration still ${left.length === 1 ? 'has' : 'have'} host rules, which need mod_access_compat: ${left.slice(0, 5).join(', ')}${left.length > 5 ? ` and ${left.length - 5} more` : ''}. Give ${left.length === 1 ? 'it' : 'them'} to the same command to migrate ${left.length === 1 ? 'it' : 'them'} too.\n`,
+      );
+    }
+  }
 
   // What is left, on stderr so that --diff and --stdout output stays clean.
   const left = remaining.reduce((n, r) => n + r.diagnostics.length, 0);
