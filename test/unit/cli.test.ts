@@ -381,6 +381,25 @@ describe('cli: fix --root, a rewrite spanning several files, one of them include
     'jt/sites/vh2.conf': '<VirtualHost *:80>\n  ServerName vh2\n  DocumentRoot /srv/vh2\n  Include common/acl.conf\n</VirtualHost>\n',
     'jt/common/acl.conf': '<Location /sub/deeper>\n  Order allow,deny\n  Allow from 127.0.1\n  Satisfy Any\n</Location>\n',
   };
+  // A copy of the shared file's line with no exact rewrite at all (in the first host) did not count:
+  // the second host's rewrite, which also edits the shared file, was applied to its own file
+  // alone. httpd answered 200 where the original answered 403 (a black-box run of random trees).
+  it('counts a copy of a shared line that has no exact rewrite, and names lines of the files they are in', async () => {
+    const files = {
+      'jt2/apache2.conf': 'Listen 80\nDocumentRoot /srv/default\nInclude sites/*.conf\n',
+      'jt2/sites/v1.conf': '<VirtualHost *:80>\n    ServerName v1.test\n    DocumentRoot /srv/v1\n    <Location "/sub">\n        AuthType Basic\n    </Location>\n    <Directory /srv/v1>\n        Include common/shared.conf\n    </Directory>\n</VirtualHost>\n',
+      'jt2/sites/v2.conf': '<VirtualHost *:80>\n    ServerName v2.test\n    DocumentRoot /srv/v2\n    <Directory /srv/v2>\n        Satisfy Any\n        <RequireAll>\n            Require all granted\n            Require not ip 127.0.0.5\n        </RequireAll>\n    </Directory>\n    <Directory /srv/v2/sub>\n        Include common/shared.conf\n    </Directory>\n</VirtualHost>\n',
+      'jt2/common/shared.conf': 'Allow from all\n',
+    };
+    tree(files);
+    const r = await run(['fix', '--write', '--root', 'jt2/apache2.conf', 'jt2'], tmp);
+    assert.equal(r.code, 1, r.err);
+    for (const [name, text] of Object.entries(files)) assert.equal(fs.readFileSync(path.join(tmp, name), 'utf8'), text, name);
+    assert.match(r.err, /sites\/v2\.conf:5:9: warning: .*its part is in shared\.conf, which is included in several places/);
+    // The reason read on a projection of the configuration names the host by its own file's line.
+    assert.match(r.err, /common\/shared\.conf:1:1: warning: .*in <VirtualHost \*:80> \(v1\.conf line 1\)/);
+  });
+
   it('leaves every file as it is when one part cannot be made, and says so in each', async () => {
     tree(TREE);
     const r = await run(['fix', '--write', '--root', 'jt/httpd.conf', 'jt'], tmp);

@@ -331,6 +331,19 @@ function refusedJointly(view: ConfigurationView, sections: readonly SectionPlan[
   }
   const parts = new Map<SectionPlan, Parts>();
   const copies = new Map<string, SectionPlan[]>();
+  // Every copy of a host-rule line, with or without an exact rewrite: a file included in several
+  // places takes a rewrite only if each copy of its lines gets the same one.
+  for (const sp of sections) {
+    if (sp.exact) continue;
+    for (const d of sp.compatDirectives) {
+      const o = view.origins[physicalLine(doc, d.start)];
+      if (!o) continue;
+      const line = `${o.path}|${place(d.start, false).join(':')}`;
+      const list = copies.get(line);
+      if (list) list.push(sp);
+      else copies.set(line, [sp]);
+    }
+  }
   for (const sp of sections) {
     if (!sp.exact) continue;
     const p: Parts = { shares: new Map(), edits: new Map(), lines: [], files: new Set() };
@@ -394,7 +407,7 @@ function refusedJointly(view: ConfigurationView, sections: readonly SectionPlan[
         const file = line.slice(0, line.lastIndexOf('|'));
         for (const other of copies.get(line) ?? []) {
           if (other === sp) continue;
-          if (out.has(other) || parts.get(other)?.shares.get(file) !== p.shares.get(file)) {
+          if (out.has(other) || !parts.has(other) || parts.get(other)!.shares.get(file) !== p.shares.get(file)) {
             why = `${file === view.path ? 'this file is' : `its part is in ${name(file)}, which is`} included in several places of the configuration of ${view.root}, and what is exact differs between them; half a rewrite would still need mod_access_compat.`;
             break;
           }
@@ -407,15 +420,18 @@ function refusedJointly(view: ConfigurationView, sections: readonly SectionPlan[
           if (p.files.has(file)) continue;
           for (const ek of list) {
             let held = false;
+            /** Why a rewrite of that file that holds the edit was dropped, when one was. */
+            let dropped: string | undefined;
             for (const [other, q] of parts) {
-              if (other === sp || out.has(other) || !q.files.has(file)) continue;
-              if (q.edits.get(file)?.includes(ek)) {
+              if (other === sp || !q.files.has(file) || !q.edits.get(file)?.includes(ek)) continue;
+              if (!out.has(other)) {
                 held = true;
                 break;
               }
+              dropped ??= out.get(other);
             }
             if (!held) {
-              why = `its part in ${name(file)} has no rewrite there to carry it. Half a rewrite would still need mod_access_compat.`;
+              why = dropped ?? `its part in ${name(file)} has no rewrite there to carry it. Half a rewrite would still need mod_access_compat.`;
               break;
             }
           }

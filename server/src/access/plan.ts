@@ -1133,6 +1133,26 @@ interface Reading {
 }
 
 /** What a candidate's check reads on the view: the rewritten projection, or null to read the whole file. */
+/**
+ * `text` written about a projection (`line 12` of the projected text), with each line number made
+ * the original file's: the points and their labels are the projection's, the user reads the file.
+ */
+function linesOfOriginal(text: string, proj: Projection, doc: ConfigDocument): string {
+  if (!/\bline \d/.test(text)) return text;
+  const starts = [0];
+  for (let i = proj.text.indexOf('\n'); i >= 0; i = proj.text.indexOf('\n', i + 1)) starts.push(i + 1);
+  const ps = proj.pieces;
+  return text.replace(/\bline (\d+)\b/g, (whole, n: string) => {
+    const at = starts[Number(n) - 1];
+    if (at === undefined) return whole;
+    // The kept run the line starts in (a line that starts where one run ends starts the next).
+    for (let i = 0; i < ps.length; i += 3) {
+      if (ps[i + 2] <= at && at < ps[i + 2] + (ps[i + 1] - ps[i])) return `line ${physicalLine(doc, ps[i] + (at - ps[i + 2])) + 1}`;
+    }
+    return whole;
+  });
+}
+
 function onView(view: View | null, edits: readonly OffsetEdit[]): Reading | null {
   if (!view) return null;
   const moved = projectEdits(view.proj, edits);
@@ -1425,7 +1445,10 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
         view = closed && !options.wholeFile && !split.length && !reachedThroughOtherHosts(model, group) ? viewFor(model, group, ctx) : null;
         if (view) reread += view.proj.text.length;
       }
-      const on = onView(view, edits) ?? { model, points: ps.points, text };
+      const projected = onView(view, edits);
+      const on = projected ?? { model, points: ps.points, text };
+      // A reason read on the projection names its lines: told as the file's.
+      const told = (why: string | undefined) => (projected && why ? linesOfOriginal(why, view!.proj, doc) : why);
       if (reread + on.text.length > REREAD_BUDGET) {
         lastWhy = 'not checked: this file has more access sections than one pass checks (split it into smaller files to get exact fixes for the rest).';
         break;
@@ -1445,10 +1468,10 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
         break;
       }
       if (r.limit) {
-        lastWhy = `${r.why}.`;
+        lastWhy = `${told(r.why)}.`;
         break;
       }
-      lastWhy = `the candidate rewrite was checked and is not exact: ${r.why}.`;
+      lastWhy = `the candidate rewrite was checked and is not exact: ${told(r.why)}.`;
     }
     if (!chosen) {
       // Checked with host rules that stay (a .htaccess file below, spliced in): say which.
@@ -1709,6 +1732,7 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
         if (naiveReread.left >= cost) {
           naiveReread.left -= cost;
           changes = naiveChanges(on ?? { model, points: full.points, text }, ctx, perPoint);
+          if (on && changes) changes = { ...changes, short: linesOfOriginal(changes.short, view!.proj, doc), long: linesOfOriginal(changes.long, view!.proj, doc) };
         } else naiveReread.left = -1;
       }
     }
