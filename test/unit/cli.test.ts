@@ -400,6 +400,23 @@ describe('cli: fix --root, a rewrite spanning several files, one of them include
     assert.match(r.err, /common\/shared\.conf:1:1: warning: .*in <VirtualHost \*:80> \(v1\.conf line 1\)/);
   });
 
+  // One rewrite of the whole configuration deleted both lines of a shared file in the first host's
+  // copy and only one in the second's; the file can hold only one text, so the second host lost a
+  // line its rewrite kept (403 became 500 on httpd; black-box run of random trees).
+  it('refuses a rewrite that would leave the copies of a shared file different', async () => {
+    const files = {
+      'jt3/apache2.conf': 'Listen 80\nDocumentRoot /srv/default\n<Directory /srv>\n    Require valid-user\n</Directory>\nInclude sites/*.conf\n',
+      'jt3/sites/v1.conf': '<VirtualHost *:80>\n    ServerName v1.test\n    DocumentRoot /srv/v1\n    <Directory /srv/v1/sub/deeper>\n        Satisfy any\n        Include common/s1.conf\n    </Directory>\n</VirtualHost>\n',
+      'jt3/sites/v2.conf': '<VirtualHost *:80>\n    ServerName v2.test\n    DocumentRoot /srv/v2\n    <Location "/sub">\n        Allow from 127.0.1\n    </Location>\n    <Directory /srv/v2/sub>\n        Include common/s1.conf\n    </Directory>\n</VirtualHost>\n',
+      'jt3/common/s1.conf': 'Require all denied\nSatisfy any\n',
+    };
+    tree(files);
+    const r = await run(['fix', '--write', '--root', 'jt3/apache2.conf', 'jt3'], tmp);
+    assert.equal(r.code, 1, r.err);
+    for (const [name, text] of Object.entries(files)) assert.equal(fs.readFileSync(path.join(tmp, name), 'utf8'), text, name);
+    assert.match(r.err, /common\/s1\.conf:2:1: warning: .*this file is included in several places of the configuration of apache2\.conf, and the rewrites would leave its copies different/);
+  });
+
   it('leaves every file as it is when one part cannot be made, and says so in each', async () => {
     tree(TREE);
     const r = await run(['fix', '--write', '--root', 'jt/httpd.conf', 'jt'], tmp);

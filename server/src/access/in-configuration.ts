@@ -328,7 +328,34 @@ function refusedJointly(view: ConfigurationView, sections: readonly SectionPlan[
     files: Set<string>;
     /** Why the rewrite cannot be carried at all (an edit spans files, or reaches a file not rewritten). */
     broken?: string;
+    /** Its edits by the copy of a file they fall in (see `instance`), as keys the same for each copy. */
+    byInstance: Map<number, string[]>;
   }
+  // Which copy of its file each configuration line is: the first time a file's line is read is its
+  // copy 0, the second time copy 1 (a file included in two places), whatever other files are read
+  // in between. A file read in several places must come out the same in each copy.
+  const instance = new Int32Array(view.origins.length);
+  const instanceFile: string[] = [];
+  const copyIds = new Map<string, number[]>();
+  const seenLine = new Map<string, number>();
+  for (let k = 0; k < view.origins.length; k++) {
+    const o = view.origins[k];
+    if (!o) {
+      instance[k] = -1;
+      continue;
+    }
+    const lineKey = `${o.line}|${o.path}`;
+    const n = seenLine.get(lineKey) ?? 0;
+    seenLine.set(lineKey, n + 1);
+    let ids = copyIds.get(o.path);
+    if (!ids) copyIds.set(o.path, (ids = []));
+    while (ids.length <= n) {
+      ids.push(instanceFile.length);
+      instanceFile.push(o.path);
+    }
+    instance[k] = ids[n];
+  }
+  const instancesOf = copyIds;
   const parts = new Map<SectionPlan, Parts>();
   const copies = new Map<string, SectionPlan[]>();
   // Every copy of a host-rule line, with or without an exact rewrite: a file included in several
@@ -346,7 +373,7 @@ function refusedJointly(view: ConfigurationView, sections: readonly SectionPlan[
   }
   for (const sp of sections) {
     if (!sp.exact) continue;
-    const p: Parts = { shares: new Map(), edits: new Map(), lines: [], files: new Set() };
+    const p: Parts = { shares: new Map(), edits: new Map(), lines: [], files: new Set(), byInstance: new Map() };
     for (const d of sp.compatDirectives) {
       const k = physicalLine(doc, d.start);
       const o = view.origins[k];
@@ -373,6 +400,11 @@ function refusedJointly(view: ConfigurationView, sections: readonly SectionPlan[
       const edit = { from: place(e.start, false), to: place(e.end, true), text: e.newText };
       if (list) list.push(edit);
       else byFile.set(file, [edit]);
+      const at = instance[k0];
+      const mine = p.byInstance.get(at);
+      const ek = `${edit.from.join(':')}-${edit.to.join(':')}:${edit.text}`;
+      if (mine) mine.push(ek);
+      else p.byInstance.set(at, [ek]);
     }
     const cmp = (a: [number, number], b: [number, number]) => a[0] - b[0] || a[1] - b[1];
     for (const [file, list] of byFile) {
@@ -440,6 +472,31 @@ function refusedJointly(view: ConfigurationView, sections: readonly SectionPlan[
       }
       if (why) {
         out.set(sp, why);
+        changed = true;
+      }
+    }
+    // Each file read in several places: every copy must get the same edits from the rewrites kept
+    // (a copy whose lines one host's rewrite deletes and another's keeps cannot be one file).
+    for (const [file, list] of instancesOf) {
+      if (list.length < 2 || !file) continue;
+      const edits = new Map<number, Set<string>>(list.map((i) => [i, new Set<string>()]));
+      const touching: SectionPlan[] = [];
+      for (const [sp, p] of parts) {
+        if (out.has(sp)) continue;
+        let touches = p.files.has(file);
+        for (const i of list) {
+          const mine = p.byInstance.get(i);
+          if (!mine) continue;
+          touches = true;
+          for (const ek of mine) edits.get(i)!.add(ek);
+        }
+        if (touches) touching.push(sp);
+      }
+      const keyOf = (i: number) => [...edits.get(i)!].sort().join('\u0000');
+      const first = keyOf(list[0]);
+      if (list.every((i) => keyOf(i) === first)) continue;
+      for (const sp of touching) {
+        out.set(sp, `${file === view.path ? 'this file is' : `its part is in ${name(file)}, which is`} included in several places of the configuration of ${view.root}, and the rewrites would leave its copies different; one file cannot be both.`);
         changed = true;
       }
     }
