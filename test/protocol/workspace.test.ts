@@ -469,6 +469,10 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       const preferred = actions.filter((a) => a.isPreferred);
       assert.equal(preferred.length, 1, actions.map((a) => a.title).join(' | '));
       assert.equal(applyTo(c.doc(uri), preferred[0].edit!), lines(`<Directory "${dir}/www">`, '    AllowOverride All', '    Require all granted', '</Directory>'));
+      // "Migrate access control in this file" applies what the fix menu shows as preferred (it read
+      // the configuration without the .htaccess files, and left the rewrite).
+      const migrated = await c.request<{ fixes: number }>('workspace/executeCommand', { command: 'apacheconf.migrateFile', arguments: [uri] });
+      assert.equal(migrated.fixes, 1);
     });
 
     it("a .htaccess under a parent directory's .htaccess: the parent, open in the editor, is read too", async () => {

@@ -75,10 +75,13 @@ export function withDiskHtaccess(settings: ServiceSettings, names: readonly stri
   return { ...settings, htaccessUnder: (dir, below = false) => cachedUnder(dir, below, names) };
 }
 
-/** The last configuration spliced with the disk's .htaccess files, kept a few seconds (a full pass runs after every pause in typing). */
+/**
+ * `view` with the .htaccess files of the disk that httpd reads in it spliced in (viewWithHtaccess),
+ * for a trusted workspace; the last one is kept a few seconds (a full pass runs after every pause in typing).
+ */
 let lastSpliced: { doc: object; at: number; view: ConfigurationView } | null = null;
 
-function splicedView(view: ConfigurationView): ConfigurationView {
+export function splicedView(view: ConfigurationView): ConfigurationView {
   const now = Date.now();
   if (!lastSpliced || lastSpliced.doc !== view.doc || now - lastSpliced.at >= UNDER_TTL_MS) lastSpliced = { doc: view.doc, at: now, view: viewWithHtaccess(view, diskHost) };
   return { ...lastSpliced.view, path: view.path, root: view.root };

@@ -23,9 +23,10 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { inspect } from 'util';
 import { version as SERVER_VERSION } from '../../../package.json';
-import { FullPassRunner, withDiskHtaccess, type FullPassJob } from './full-pass';
+import { FullPassRunner, splicedView, withDiskHtaccess, type FullPassJob } from './full-pass';
 import { createService, FIX_ALL_KIND, type Analysis, type ApacheConfService, type ReportedFinding } from '../service';
 import { defaultContextFor, type FileContext } from '../model/context';
+import type { ConfigurationView } from '../access';
 import { modelineContext } from '../model/workspace';
 import { contextFromProject } from '../model/project';
 import type { Finding } from '../rules/types';
@@ -550,8 +551,17 @@ export class ApacheConfServer {
         if (this.documents.get(a.uri)?.version !== version) return null;
       }
     }
-    const configuration = configurationView(this.configurationOf(a.uri, a.doc.text, a.context));
+    const configuration = this.readConfiguration(a.uri, a.doc.text, a.context);
     return this.withConfigurationFindings(this.serviceFor(a.uri).analyze({ text: a.doc.text, uri: a.uri, context: a.context, configuration }, a.doc));
+  }
+
+  /**
+   * The configuration a file is read in, as the full pass reads it: in a trusted workspace with the
+   * .htaccess files httpd reads in it spliced in, so that the commands apply what the fix menu shows.
+   */
+  private readConfiguration(uri: string, text: string, context: FileContext): ConfigurationView | undefined {
+    const view = configurationView(this.configurationOf(uri, text, context));
+    return view && this.fsAccess.enabled && configurationFactsFor(this.workspace, uri) ? splicedView(view) : view;
   }
 
   /** The full pass of a quick analysis's text, context and settings, as the runner takes it. */
@@ -619,7 +629,7 @@ export class ApacheConfServer {
       edits: { documentChanges, changeAnnotations: documentChanges && !!workspaceEdit?.changeAnnotationSupport },
       trusted: this.fsAccess.enabled,
       workspace: this.workspace,
-      configuration: (uri, text, context) => configurationView(this.configurationOf(uri, text, context)),
+      configuration: (uri, text, context) => this.readConfiguration(uri, text, context),
       settings: () => this.settings,
       publishHttpd: (byPath) => this.publishHttpd(byPath),
       applyEdit: async (label, edit, refactoring) =>
