@@ -306,6 +306,27 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       assert.equal(c.text(two), SITE_FIXED);
     });
 
+    // The common 2.2 layout: Allow from all with AllowOverride All, and a .htaccess below with
+    // host rules. The command rewrote the server config only; now each .htaccess file httpd reads
+    // in the configuration is rewritten too, under what the server config becomes (as fix --root).
+    it('rewrites the .htaccess files httpd reads in the configuration, under the server config as the edit leaves it', async () => {
+      const dir = workspace({ 'www/sub/.htaccess': 'Order deny,allow\nDeny from 10.3\n' });
+      const conf = lines(`<Directory "${dir}/www">`, '    AllowOverride All', '    Order allow,deny', '    Allow from all', '</Directory>');
+      fs.writeFileSync(path.join(dir, 'httpd.conf'), conf);
+      const c = await client(dir);
+      const r = await c.request<MigrateWorkspaceResult>('workspace/executeCommand', { command: 'apacheconf.migrateWorkspace', arguments: [{ confirm: false }] });
+      const ht = fileUri(path.join(dir, 'www', 'sub', '.htaccess'));
+      assert.ok(r.files.some((f) => f.uri === ht), JSON.stringify(r.files));
+      assert.equal(fs.readFileSync(path.join(dir, 'httpd.conf'), 'utf8'), lines(`<Directory "${dir}/www">`, '    AllowOverride All', '    Require all granted', '</Directory>'));
+      assert.equal(fs.readFileSync(path.join(dir, 'www', 'sub', '.htaccess'), 'utf8'), '<RequireAll>\n    Require all granted\n    Require not ip 10.3\n</RequireAll>\n');
+      // Untrusted: nothing is read from the disk beyond the configuration, and no .htaccess is rewritten.
+      const dir2 = workspace({ 'www/sub/.htaccess': 'Order deny,allow\nDeny from 10.3\n' });
+      fs.writeFileSync(path.join(dir2, 'httpd.conf'), conf.split(dir).join(dir2));
+      const u = await client(dir2, { initializationOptions: { trusted: false } });
+      const none = await u.request<MigrateWorkspaceResult>('workspace/executeCommand', { command: 'apacheconf.migrateWorkspace', arguments: [{ confirm: false }] });
+      assert.ok(!none.files.some((f) => f.uri.endsWith('.htaccess')), JSON.stringify(none.files));
+    });
+
     it('answers "nothing to do" and sends no edit when every file is migrated', async () => {
       const dir = workspace({ 'httpd.conf': lines('Include conf.d/*.conf'), 'conf.d/ok.conf': LEGACY_FIXED });
       const c = await client(dir);

@@ -16,7 +16,10 @@ import * as nodePath from 'path';
 import type { Analysis, AnalyzeInput, ApacheConfService } from '../service';
 import type { FileContext } from '../model/context';
 import type { ConfigGraph } from '../model/workspace';
-import { parseClient, type ConfigurationView } from '../access';
+import { openDirectories, parseClient, type ConfigurationView } from '../access';
+import { parse } from '../syntax';
+import { flattenGraph } from '../features/explain';
+import { migrateHtaccessInContext, spliceHtaccessFiles } from '../features/htaccess-context';
 import type { CredentialsState, ExplainQuery, ExplainResult } from '../features/explain';
 import { fileUriToPath, pathToFileUri } from '../features/paths';
 import { diskReader, type ConfigWorkspace, type FolderConfiguration } from './workspace';
@@ -224,6 +227,8 @@ const migrateWorkspace: ServerCommand = {
     // spanning several of them gives each its part, when every one is as the graph read it.
     const clean = scope === 'configuration' && conf?.graph ? conf.graph.files.every((f) => { const d = open.get(f.path); return !d || d.getText() === f.doc.text; }) : false;
     const together = clean && conf?.graph ? new Set(conf.graph.files.map((f) => f.path)) : undefined;
+    /** What each changed file becomes. */
+    const afterByUri = new Map<string, string>();
     for (const input of inputs) {
       if (scope === 'configuration') {
         const configuration = ctx.configuration(input.uri, input.text, input.context ?? 'server');
@@ -231,6 +236,7 @@ const migrateWorkspace: ServerCommand = {
       }
       const [changed] = ctx.serviceFor(input.uri).migrateFiles([input]);
       if (!changed) continue;
+      afterByUri.set(input.uri, changed.after);
       const doc = input.doc ?? TextDocument.create(input.uri, 'apacheconf', 0, input.text);
       const edit = minimalEdit(doc, changed.after);
       if (!edit) continue;
@@ -241,6 +247,21 @@ const migrateWorkspace: ServerCommand = {
         // A file that is not open has no version: null tells the client to take it as it is on disk.
         documentChanges.push(TextDocumentEdit.create({ uri: input.uri, version: input.doc ? input.doc.version : null }, [e]));
       } else changes[input.uri] = [edit];
+    }
+    // The .htaccess files httpd reads in the configuration, each rewritten under what the server
+    // config's files become in this edit (as `fix --root` does), parents before children.
+    if (scope === 'configuration' && clean && ctx.trusted && conf?.graph) {
+      for (const h of htaccessRewrites(ctx, conf.graph, afterByUri, open)) {
+        const doc = open.get(h.path) ?? TextDocument.create(h.uri, 'apacheconf', 0, h.text);
+        const edit = minimalEdit(doc, h.after);
+        if (!edit) continue;
+        result.files.push({ uri: h.uri, fixes: 1 });
+        result.fixes += 1;
+        if (ctx.edits.documentChanges) {
+          const e = annotate ? AnnotatedTextEdit.replace(edit.range, edit.newText, MIGRATE_ANNOTATION) : edit;
+          documentChanges.push(TextDocumentEdit.create({ uri: h.uri, version: open.has(h.path) ? doc.version : null }, [e]));
+        } else changes[h.uri] = [edit];
+      }
     }
     if (!result.files.length) {
       ctx.log(`${MIGRATE_WORKSPACE}: nothing to migrate (${scope}, ${inputs.length} file(s))`);
@@ -261,6 +282,35 @@ const migrateWorkspace: ServerCommand = {
     return result;
   },
 };
+
+/**
+ * The exact rewrites of the .htaccess files that httpd reads in the configuration `graph` and that
+ * have host rules, under the configuration as `after` (uri → new text) leaves its files; each is
+ * read under the rewrites of the ones above it.
+ */
+function htaccessRewrites(ctx: CommandContext, graph: ConfigGraph, after: ReadonlyMap<string, string>, open: ReadonlyMap<string, TextDocument>): Array<{ uri: string; path: string; text: string; after: string }> {
+  const files = graph.files.map((f) => {
+    const uri = open.get(f.path)?.uri ?? pathToFileUri(f.path);
+    const text = after.get(uri);
+    return text === undefined ? f : { ...f, doc: parse(text) };
+  });
+  const flat = flattenGraph({ ...graph, files });
+  if (flat.truncated || graph.truncated) return [];
+  const done = new Map<string, string>();
+  const reader = { readFile: (p: string) => done.get(p) ?? open.get(p)?.getText() ?? ctx.workspace.readText(p), listDir: (p: string) => ctx.workspace.listDir(p) };
+  const found = spliceHtaccessFiles(flat.doc, flat.origins, openDirectories(flat.doc), reader).files;
+  const out: Array<{ uri: string; path: string; text: string; after: string }> = [];
+  const depth = (p: string) => p.split('/').length;
+  for (const path of [...found].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1))) {
+    const text = reader.readFile(path);
+    if (text === undefined || !/^\s*(order|allow|deny|satisfy)\b/im.test(text)) continue;
+    const r = migrateHtaccessInContext(flat.doc, nodePath.dirname(path), text, flat.origins, reader);
+    if (r.text === null) continue;
+    done.set(path, r.text);
+    out.push({ uri: open.get(path)?.uri ?? pathToFileUri(path), path, text, after: r.text });
+  }
+  return out;
+}
 
 // ---- explain access --------------------------------------------------------------------
 
