@@ -865,7 +865,7 @@ describe('cli: fix', () => {
     // The <Location /open> replaces what the .htaccess would say in Require: refused, naming it
     // (only a rewrite of that section too would be exact).
     assert.doesNotMatch(r.out, /site\/open/);
-    assert.match(r.err, /site\/open\/\.htaccess: no exact rewrite in the configuration of httpd\.conf: the rewrite would also have to change the server config \(httpd\.conf:\d+\), where a later section sets access for the same requests/);
+    assert.match(r.err, /site\/open\/\.htaccess: no exact rewrite in the configuration of httpd\.conf: the rewrite would also have to change the server config \(httpd\.conf:\d+\), where another section also sets access for the same requests/);
     assert.doesNotMatch(r.err, /site\/none/);
     assert.match(r.err, /would apply 1 fix in 1 of 3 files/);
     // A declaration does not overrule what the configuration shows.

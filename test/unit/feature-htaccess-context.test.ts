@@ -36,7 +36,7 @@ const ROWS: Array<{ name: string; config: string; htaccess?: string; parents?: R
     name: 'a later <Location> with Require in one of two hosts',
     config: dir('AllowOverride All') + '\n' + vhost('') + vhost('<Location /d>\nRequire all granted\n</Location>', 'b'),
     // Only a rewrite of the <Location> too would be exact (line 14 of the configuration as given).
-    why: /would also have to change the server config \(line 14\), where a later section sets access for the same requests/,
+    why: /would also have to change the server config \(line 14\), where another section also sets access for the same requests/,
   },
   {
     name: 'the same <Location> for other paths leaves it exact',

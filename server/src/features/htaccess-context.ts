@@ -298,7 +298,7 @@ function rewriteIn(
           text: null,
           why: compatThere
             ? `the rewrite would also change the server config (${where(line)}): migrate its own host rules first.`
-            : `the rewrite would also have to change the server config (${where(line)}), where a later section sets access for the same requests: a .htaccess rewrite alone is not exact there.`,
+            : `the rewrite would also have to change the server config (${where(line)}), where another section also sets access for the same requests: a .htaccess rewrite alone is not exact there.`,
         };
       }
       edits.push(e);
