@@ -69,6 +69,17 @@ function lineText(doc: ConfigDocument, line: number): string {
   return t;
 }
 
+/** The file a stretch of configuration lines comes from, when it is that file's lines one after the other; else null. */
+function fileOfLines(view: ConfigurationView, from: number, to: number): string | null {
+  const first = view.origins[from];
+  if (!first) return null;
+  for (let k = from; k <= to; k++) {
+    const o = view.origins[k];
+    if (!o || o.path !== first.path || o.line !== first.line + (k - from)) return null;
+  }
+  return first.path;
+}
+
 /**
  * Carries offsets of the configuration to the file: null for an offset in another file's line (or
  * in a line that is not the file's text as it is now, as in an editor's unsaved buffer).
@@ -106,16 +117,6 @@ class OffsetMap {
     return { at, k, line };
   }
 
-  /** The file a configuration line comes from, when the whole range of lines is that file's, one after the other. */
-  private otherFile(from: number, to: number): string | null {
-    const first = this.view.origins[from];
-    if (!first) return null;
-    for (let k = from; k <= to; k++) {
-      const o = this.view.origins[k];
-      if (!o || o.path !== first.path || o.line !== first.line + (k - from)) return null;
-    }
-    return first.path;
-  }
 
   /** New text in the file's own line breaks (the configuration's may differ: a CRLF file included by an LF one). */
   private inFileBreaks(t: string): string {
@@ -138,7 +139,7 @@ class OffsetMap {
       const k0 = physicalLine(this.view.doc, e.start);
       let k1 = physicalLine(this.view.doc, e.end);
       if (e.end > e.start && k1 > 0 && starts[k1] === e.end) k1--;
-      const other = this.otherFile(k0, k1);
+      const other = fileOfLines(this.view, k0, k1);
       if (other !== null && other !== this.view.path) {
         // Left to the other file's run only when it runs, and a host-rule line of its own carries this edit.
         if (!this.view.together?.has(other) || !carried(e, other)) return null;
@@ -302,16 +303,7 @@ function refusedJointly(view: ConfigurationView, sections: readonly SectionPlan[
   const doc = view.doc;
   const starts = doc.lineStarts;
   const allowed = (p: string) => p === view.path || (view.together?.has(p) ?? false);
-  /** The file a stretch of configuration lines is, when it is one file's lines one after the other. */
-  const fileOf = (from: number, to: number): string | null => {
-    const first = view.origins[from];
-    if (!first) return null;
-    for (let k = from; k <= to; k++) {
-      const o = view.origins[k];
-      if (!o || o.path !== first.path || o.line !== first.line + (k - from)) return null;
-    }
-    return first.path;
-  };
+  const fileOf = (from: number, to: number) => fileOfLines(view, from, to);
   /** An offset as a place of its file, `[line, column]`: the same for each copy of an included file. */
   const place = (offset: number, isEnd: boolean): [number, number] => {
     let k = physicalLine(doc, offset);

@@ -12,7 +12,7 @@ import { version as packageVersion } from '../../../package.json';
 import { createService, RULES, severityAtLeast, type ApacheConfService, type Analysis, type ReportedFinding, type ServiceSettings, INHERITED_DECLARATIONS, type InheritedDeclaration } from '../service';
 import { decode, encode, parse, type ConfigDocument, type DecodedFile, type SectionNode } from '../syntax';
 import { flattenGraph } from '../features/explain';
-import { htaccessUnder, migrateHtaccessInContext, NO_HOST_RULES, viewWithHtaccess, type HtaccessReader } from '../features/htaccess-context';
+import { hasHostRules, htaccessUnder, migrateHtaccessInContext, NO_HOST_RULES, viewWithHtaccess, type HtaccessReader } from '../features/htaccess-context';
 import { allAccessFileNames, overridesFor, virtualHosts } from '../features/explain-disk';
 import { diskHost } from '../model/disk';
 import type { HtaccessUnder } from '../rules';
@@ -857,7 +857,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
   if (rootConfig) {
     const view = withHtaccessOf.get(rootConfig);
     const given = new Set(files.map((f) => realPath(f.absolute)));
-    const left = [...(view?.kept ?? [])].filter((p) => !given.has(realPath(p)) && /^\s*(order|allow|deny|satisfy)\b/im.test(diskHost.readFile(p) ?? ''));
+    const left = [...(view?.kept ?? [])].filter((p) => !given.has(realPath(p)) && hasHostRules(diskHost.readFile(p) ?? ''));
     if (left.length) {
       io.stderr.write(
         `apacheconf fix: note: ${left.length === 1 ? 'a .htaccess file' : `${left.length} .htaccess files`} that httpd reads in this configuration still ${left.length === 1 ? 'has' : 'have'} host rules, which need mod_access_compat: ${left.slice(0, 5).join(', ')}${left.length > 5 ? ` and ${left.length - 5} more` : ''}. Give ${left.length === 1 ? 'it' : 'them'} to the same command to migrate ${left.length === 1 ? 'it' : 'them'} too.\n`,

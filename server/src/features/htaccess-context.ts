@@ -33,6 +33,11 @@ interface Spliced extends HtaccessInContext {
 
 const COMPAT = /^\s*(order|allow|deny|satisfy)\b/im;
 
+/** Whether a text has a host-rule line (Order, Allow, Deny, Satisfy) at the start of a line: a cheap look before parsing. */
+export function hasHostRules(text: string): boolean {
+  return COMPAT.test(text);
+}
+
 /**
  * How the `.htaccess` files around the one checked are read: its parents' and its subdirectories'
  * (httpd reads them on the way down to a file). `listDir` gives a folder's entries, folders ending
@@ -497,13 +502,12 @@ export function spliceHtaccessFiles(config: ConfigDocument, origins: ReadonlyArr
     for (const [file, { folder, body }] of list) {
       files.add(file);
       directories.add(folder);
-      text += `<Directory "${folder}">\n`;
+      // The tags are lines of no file; the body's lines are the file's.
+      const copy = directoryCopy(folder, body);
+      text += copy;
+      const n = lineCount(copy) - 2;
       out.push({ path: HTACCESS_WRAPPER, line: 0 });
-      const b = body.endsWith('\n') || !body ? body : body + '\n';
-      text += b;
-      const n = lineCount(b);
       for (let i = 0; i < n; i++) out.push({ path: file, line: i });
-      text += '</Directory>\n';
       out.push({ path: HTACCESS_WRAPPER, line: 0 });
     }
   }

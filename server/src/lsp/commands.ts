@@ -19,7 +19,7 @@ import type { ConfigGraph } from '../model/workspace';
 import { openDirectories, parseClient, type ConfigurationView } from '../access';
 import { parse } from '../syntax';
 import { flattenGraph } from '../features/explain';
-import { migrateHtaccessInContext, spliceHtaccessFiles } from '../features/htaccess-context';
+import { hasHostRules, migrateHtaccessInContext, spliceHtaccessFiles } from '../features/htaccess-context';
 import type { CredentialsState, ExplainQuery, ExplainResult } from '../features/explain';
 import { fileUriToPath, pathToFileUri } from '../features/paths';
 import { diskReader, type ConfigWorkspace, type FolderConfiguration } from './workspace';
@@ -303,7 +303,7 @@ function htaccessRewrites(ctx: CommandContext, graph: ConfigGraph, after: Readon
   const depth = (p: string) => p.split('/').length;
   for (const path of [...found].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1))) {
     const text = reader.readFile(path);
-    if (text === undefined || !/^\s*(order|allow|deny|satisfy)\b/im.test(text)) continue;
+    if (text === undefined || !hasHostRules(text)) continue;
     const r = migrateHtaccessInContext(flat.doc, nodePath.dirname(path), text, flat.origins, reader);
     if (r.text === null) continue;
     done.set(path, r.text);
