@@ -502,10 +502,17 @@ function refusedJointly(view: ConfigurationView, sections: readonly SectionPlan[
  * is another file's.
  */
 export function relabelLines(text: string, view: ConfigurationView): string {
-  return text.replace(/\bline (\d+)\b/g, (whole, n: string) => {
+  const labelled = text.replace(/\bline (\d+)\b/g, (whole, n: string) => {
     const o = view.origins[Number(n) - 1];
     if (!o) return whole;
     return lineLabel(o, Number(n) - 1, view.path);
+  });
+  // A list of lines that name one file's line twice (a .htaccess file read by a virtual host and
+  // by the main server has a copy for each): once.
+  return labelled.replace(/\(([^()]*\bline \d+)\)/g, (whole, inner: string) => {
+    const items = inner.split(', ');
+    if (!items.every((i) => /\bline \d+$/.test(i))) return whole;
+    return `(${[...new Set(items)].join(', ')})`;
   });
 }
 

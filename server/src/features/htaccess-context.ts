@@ -438,14 +438,19 @@ export interface WithHtaccess {
  * A directory is `known` only when every file under it that sets access went in: none that httpd
  * cannot read as it is (a directive its `AllowOverride` refuses answers 500), none under a folder
  * too deep to look through. With virtual hosts and a main server that answers some connections
- * itself, nothing is spliced (the copies would have to go in two places that merge otherwise).
+ * itself, the main server's copies go at the end of the server config, outside every host, and a
+ * directory is known only where each host reads the same files as the main server.
  */
 export function spliceHtaccessFiles(config: ConfigDocument, origins: ReadonlyArray<{ path: string; line: number }>, dirs: readonly string[], reader: HtaccessReader): WithHtaccess {
   const none: WithHtaccess = { doc: config, origins: [...origins], known: new Set(), files: new Set(), directories: [] };
   if (!dirs.length || !reader.listDir) return none;
   const vhosts = virtualHosts(config);
-  if (vhosts.length && (mainServerListen(config) !== null || vhosts.some((v) => !v.close))) return none;
-  const hosts: Array<SectionNode | null> = vhosts.length ? vhosts : [null];
+  if (vhosts.some((v) => !v.close)) return none;
+  // The main server answers the connections no <VirtualHost> takes: its copies go at the end of
+  // the server config, outside every host (see below).
+  const mainToo = vhosts.length > 0 && mainServerListen(config) !== null;
+  const hosts: Array<SectionNode | null> = vhosts.length ? (mainToo ? [...vhosts, null] : vhosts) : [null];
+  const main = hosts.length - 1;
   /** Per host, the copies to put at its end, by file. */
   const copies = hosts.map(() => new Map<string, { folder: string; body: string }>());
   const known = new Set<string>();
@@ -470,6 +475,17 @@ export function spliceHtaccessFiles(config: ConfigDocument, origins: ReadonlyArr
           else copies[h].set(file, { folder, body });
         }
       });
+      // A copy at the top level is read by every virtual host as well (they inherit the main
+      // server's sections). Where each of them reads the same file, that changes nothing: its own
+      // copy comes after its own sections and sets again what the first one set (a section's host
+      // rules replace those before it; its Require lines replace, or join by AuthMerging, which
+      // gives the same tree twice over). Where one does not read it, the copy would be wrong there.
+      if (mainToo) {
+        for (const name of accessFileNames(config, null)) {
+          const file = (folder === '/' ? '' : folder) + '/' + name;
+          if (copies[main].has(file) && !vhosts.every((_, h) => copies[h].has(file))) bad = true;
+        }
+      }
       return bad;
     });
     if (!bad && walked === 'done') known.add(dir);
