@@ -56,20 +56,31 @@ interface MainResult {
   serverRewritten: boolean;
 }
 
-/** The case as `fix --root` migrates it: the server config with the .htaccess spliced in, then the .htaccess under the result. */
-function migrate(c: MainCase): MainResult {
+/** The case's one .htaccess file, at the engine's stand-in path. */
+function readerOf(c: MainCase): HtaccessReader {
   const file = `${FAKE_ROOT}/sub/.htaccess`;
-  const reader: HtaccessReader = {
+  return {
     readFile: (p) => (p === file ? c.htaccess : undefined),
     listDir: (p) => (p === FAKE_ROOT ? ['sub/'] : p === `${FAKE_ROOT}/sub` ? [] : undefined),
   };
+}
+
+/** The case's configuration with its .htaccess spliced in where httpd reads it. */
+function spliced(c: MainCase): ReturnType<typeof spliceHtaccessFiles> {
   const text = engineText(c);
   const doc = parse(text);
   const origins = text
     .split('\n')
     .slice(0, -1)
     .map((_, line) => ({ path: 'root.conf', line }));
-  const w = spliceHtaccessFiles(doc, origins, openDirectories(doc), reader);
+  return spliceHtaccessFiles(doc, origins, openDirectories(doc), readerOf(c));
+}
+
+/** The case as `fix --root` migrates it: the server config with the .htaccess spliced in, then the .htaccess under the result. */
+function migrate(c: MainCase): MainResult {
+  const reader = readerOf(c);
+  const text = engineText(c);
+  const w = spliced(c);
   const view: ConfigurationView = { doc: w.doc, origins: w.origins, path: 'root.conf', root: 'root.conf', context: 'server', htaccessKnown: w.known, directories: w.directories, kept: w.files };
   const fixed = createService().fixText({ text, uri: 'file:///etc/httpd/root.conf', context: 'server', configuration: view });
   const r = migrateHtaccessInContext(parse(fixed.text), `${FAKE_ROOT}/sub`, c.htaccess, undefined, reader);
@@ -151,14 +162,9 @@ describe('a server config and its .htaccess files migrated together, the main se
       vhost: '<Directory "@DOCROOT@/sub">\nAllowOverride None\n</Directory>\n',
       htaccess: 'Order deny,allow\nDeny from 127.0.0.3\n',
     };
-    const text = engineText(c);
-    const doc = parse(text);
-    const origins = text.split('\n').map((_, line) => ({ path: 'root.conf', line }));
-    const reader: HtaccessReader = { readFile: (p) => (p === `${FAKE_ROOT}/sub/.htaccess` ? c.htaccess : undefined), listDir: (p) => (p === FAKE_ROOT ? ['sub/'] : p === `${FAKE_ROOT}/sub` ? [] : undefined) };
-    const w = spliceHtaccessFiles(doc, origins, openDirectories(doc), reader);
-    assert.equal(w.known.size, 0);
+    assert.equal(spliced(c).known.size, 0);
     // Every host reads it (the vhost's AllowOverride None removed): spliced, known.
-    const both = spliceHtaccessFiles(parse(engineText({ ...c, vhost: '' })), origins, openDirectories(doc), reader);
+    const both = spliced({ ...c, vhost: '' });
     assert.deepEqual([...both.known], [FAKE_ROOT]);
     assert.equal(both.files.size, 1);
   });
