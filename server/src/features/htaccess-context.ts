@@ -252,10 +252,13 @@ function rewriteIn(
   const others: Array<{ start: number; end: number; file: string }> = [];
   /** Folders that hold a .htaccess file: directories, whatever their names. */
   const folders = [dir];
+  /** The copies whose lines stay as they are (subdirectories' files with host rules), by offset. */
+  const kept: Array<{ start: number; end: number }> = [];
   const putCopies = (copies: Copy[]): void => {
     for (const c of copies) {
       folders.push(c.file.slice(0, Math.max(1, c.file.lastIndexOf('/'))));
       others.push({ start: text.length, end: text.length + c.text.length, file: c.file });
+      if (c.keep) kept.push({ start: text.length, end: text.length + c.text.length });
       text += c.text;
     }
   };
@@ -276,14 +279,30 @@ function rewriteIn(
   text += config.text.slice(last);
 
   const doc = parse(text);
-  const plan = planMigration(doc, 'server', { exactOnly: true, directories: folders });
+  const keepLines: number[] = [];
+  for (const k of kept) for (let l = physicalLine(doc, k.start), e = physicalLine(doc, k.end - 1); l <= e; l++) keepLines.push(l);
+  const plan = planMigration(doc, 'server', { exactOnly: true, directories: folders, ...(keepLines.length ? { keepLines } : {}) });
+  /** Lines of the spliced text named in a reason, as lines of the files they come from. */
+  const told = (why: string): string =>
+    why.replace(/\bline (\d+)\b/g, (whole, n: string) => {
+      const at = doc.lineStarts[Number(n) - 1];
+      if (at === undefined) return whole;
+      const other = others.find((o) => o.start <= at && at < o.end);
+      // A copy's first line is its <Directory> tag, a line of no file.
+      if (other) return `${other.file} line ${Math.max(1, physicalLine(doc, at) - physicalLine(doc, other.start))}`;
+      const b = bodies.find((x) => x.start <= at && at < x.end);
+      if (b) return `line ${physicalLine(doc, at) - physicalLine(doc, b.start) + 1} of this file`;
+      let line = Number(n) - 1;
+      for (const x of spliced) if (x.end <= at) line -= x.lines;
+      return where(line);
+    });
   const inside = (off: number) => bodies.some((b) => b.start <= off && off <= b.end);
   const ours = plan.sections.filter((sp) => sp.compatDirectives.some((d) => inside(d.start)));
   if (!ours.length) return { text: null, why: 'apacheconf finds no host rules of it in force here.' };
   const edits: OffsetEdit[] = [];
   const seen = new Set<string>();
   for (const sp of ours) {
-    if (!sp.exact) return { text: null, why: sp.reason ?? 'no rewrite form applies.' };
+    if (!sp.exact) return { text: null, why: sp.reason ? told(sp.reason) : 'no rewrite form applies.' };
     for (const e of sp.exact.edits) {
       const key = `${e.start}:${e.end}:${e.newText}`;
       if (seen.has(key)) continue;
@@ -342,6 +361,8 @@ function rewriteIn(
 interface Copy {
   file: string;
   text: string;
+  /** A subdirectory's file with host rules of its own: read as it is, its lines kept (PlanOptions.keepLines). */
+  keep?: boolean;
 }
 
 function parentCopies(config: ConfigDocument, vhost: SectionNode | null, dir: string, reader: HtaccessReader): Copy[] | { why: string } {
@@ -369,9 +390,10 @@ function parentCopies(config: ConfigDocument, vhost: SectionNode | null, dir: st
 /**
  * The `.htaccess` files below `dir` that httpd reads in `vhost` and that say something about
  * access (host rules, Require, Auth*, SetEnvIf…), each as a `<Directory>` copy: they inherit what
- * the file says, so its rewrite is checked in them too. One with host rules of its own refuses (in
- * 2.2 terms its rules replace the parent's, in 2.4 terms the parent's Require still applies there:
- * the two would have to be rewritten together), as does one httpd cannot read.
+ * the file says, so its rewrite is checked in them too. One with host rules of its own goes in as
+ * it is, its lines kept (in 2.2 terms its rules replace the parent's, in 2.4 terms the parent's
+ * Require still applies there: the rewrite must answer as before with it still read by
+ * mod_access_compat, and it is rewritten afterwards under the result). One httpd cannot read refuses.
  */
 function childCopies(config: ConfigDocument, vhost: SectionNode | null, dir: string, reader: HtaccessReader): Copy[] | { why: string } {
   const names = accessFileNames(config, vhost);
@@ -387,13 +409,12 @@ function childCopies(config: ConfigDocument, vhost: SectionNode | null, dir: str
       if (body === undefined) continue;
       const cdoc = parse(body);
       if (!cdoc.errors.length && !cdoc.directives.some((d) => isAccessKey(d.key))) continue;
-      if (COMPAT.test(body)) refused = `the .htaccess of a subdirectory (${file}) has host rules too, which in 2.4 terms would be read together with this file's rewrite: rewriting the two together is not supported yet.`;
-      else {
-        const { fatal, skip } = checkHtaccess(cdoc, ov);
-        if (fatal || skip.length) refused = `httpd cannot read the .htaccess of a subdirectory (${file}) as it is${fatal ? ` (${fatal.effect})` : ''}.`;
-      }
+      const { fatal, skip } = cdoc.errors.length ? { fatal: null, skip: [] } : checkHtaccess(cdoc, ov);
+      if (cdoc.errors.length || fatal || skip.length || /\r(?!\n)/.test(body)) refused = `httpd cannot read the .htaccess of a subdirectory (${file}) as it is${fatal ? ` (${fatal.effect})` : ''}.`;
       if (refused) return true;
-      out.push({ file, text: directoryCopy(sub, body) });
+      // One with host rules of its own is read as it stays for now (mod_access_compat still reads
+      // it): this file's rewrite must answer as before with it, and it is rewritten after this one.
+      out.push({ file, text: directoryCopy(sub, body), ...(COMPAT.test(body) ? { keep: true } : {}) });
     }
     return false;
   });
