@@ -39,6 +39,18 @@ const ROWS: Array<{ name: string; config: string; htaccess?: string; parents?: R
     why: /would also have to change the server config \(line 14\), where another section also sets access for the same requests/,
   },
   {
+    // Host b serves /t: no URL of it reaches /s/d, so it never reads the file, whatever it says.
+    name: 'a host whose DocumentRoot never reaches the folder is left out',
+    config: dir('AllowOverride All') + '\n' + vhost('') + '<VirtualHost *:80>\nServerName b.example\nDocumentRoot /t\n<Location /d>\nRequire all granted\n</Location>\n</VirtualHost>\n',
+    text: 'AuthMerging And\nRequire ip 10.1\n',
+  },
+  {
+    // An Alias maps b's URLs under /d into /s/d, where its <Location /d> applies: b counts again.
+    name: '... unless an Alias may reach it',
+    config: 'Alias /d /s/d\n' + dir('AllowOverride All') + '\n' + vhost('') + '<VirtualHost *:80>\nServerName b.example\nDocumentRoot /t\n<Location /d>\nRequire all granted\n</Location>\n</VirtualHost>\n',
+    why: /would also have to change the server config \(line 15\), where another section also sets access for the same requests/,
+  },
+  {
     name: 'the same <Location> for other paths leaves it exact',
     config: dir('AllowOverride All') + '\n' + vhost('') + vhost('<Location /elsewhere>\nRequire all granted\n</Location>', 'b'),
     text: 'AuthMerging And\nRequire ip 10.1\n',

@@ -269,6 +269,54 @@ export function documentRootOf(doc: ConfigDocument, host: string | undefined): s
   return root;
 }
 
+/**
+ * Directives that map a URL to a file outside the DocumentRoot (or whose module may): with one of
+ * them anywhere in the configuration, any host may serve files from any folder.
+ */
+const MAPPERS = new Set([
+  'alias', 'aliasmatch', 'scriptalias', 'scriptaliasmatch', 'rewriterule', 'userdir',
+  'virtualdocumentroot', 'virtualdocumentrootip', 'virtualscriptalias', 'virtualscriptaliasip',
+  'luahooktranslatename', 'luamaphandler', 'perltranshandler', 'perlmaptostoragehandler',
+]);
+
+/**
+ * Whether `vhost` (null: the main server) may serve files from `dir`, and so read its `.htaccess`
+ * files: false only when the configuration maps no URL outside a DocumentRoot (no Alias,
+ * RewriteRule, UserDir, mod_vhost_alias…) and the host's DocumentRoot, known as an absolute path,
+ * is not `dir` or above it. A host that can never reach a folder never reads its files.
+ */
+export function mayServeFrom(doc: ConfigDocument, vhost: SectionNode | null, dir: string): boolean {
+  let known = SERVED.get(doc);
+  if (!known) SERVED.set(doc, (known = { mapped: doc.directives.some((d) => MAPPERS.has(d.key)), roots: new Map() }));
+  if (known.mapped) return true;
+  let r = known.roots.get(vhost);
+  if (r === undefined) {
+    // The host's own DocumentRoot replaces the main server's.
+    const own = vhost ? documentRootIn(vhost.children) : null;
+    const root = own && own.value !== undefined ? own : documentRootIn(doc.children);
+    // Not set (httpd's built-in default), set twice in different branches, relative, or with a variable: not known here.
+    r = root.value === undefined || root.unsure || !root.value.startsWith('/') || root.value.includes('${') ? null : root.value.length > 1 ? root.value.replace(/\/+$/, '') : root.value;
+    known.roots.set(vhost, r);
+  }
+  return r === null || r === '/' || dir === r || dir.startsWith(r + '/');
+}
+
+/** Per configuration: whether it maps URLs outside a DocumentRoot, and each host's DocumentRoot (null: not known). */
+const SERVED = new WeakMap<ConfigDocument, { mapped: boolean; roots: Map<SectionNode | null, string | null> }>();
+
+/** The DocumentRoot set among these nodes (through conditional sections, not into virtual hosts), and whether it is set to different values. */
+function documentRootIn(children: readonly ChildNode[]): { value: string | undefined; unsure: boolean } {
+  let value: string | undefined;
+  let unsure = false;
+  for (const n of scopeNodes(children, null)) {
+    if (n.type !== 'directive' || n.key !== 'documentroot') continue;
+    const v = n.args.length ? unquote(n.args[0].value) : '';
+    if (value !== undefined && value !== v) unsure = true;
+    value = v;
+  }
+  return { value, unsure };
+}
+
 /** The names of the per-directory files (AccessFileName), default .htaccess. */
 export function accessFileNames(doc: ConfigDocument, vhost: SectionNode | null): string[] {
   let names = ['.htaccess'];

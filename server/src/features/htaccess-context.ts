@@ -14,7 +14,7 @@
 import { applyEdits, parse, physicalLine, trimEndChars, type ConfigDocument, type OffsetEdit, type SectionNode } from '../syntax';
 import { checkEditsAt, COMPAT_KEYS, isAccessKey, openDirectories, planMigration, type ConfigurationView } from '../access';
 import type { HtaccessUnder } from '../rules';
-import { accessFileNames, checkHtaccess, directoryCopy, mainServerListen, overridesFor, virtualHosts, type Overrides } from './explain-disk';
+import { accessFileNames, checkHtaccess, directoryCopy, mainServerListen, mayServeFrom, overridesFor, virtualHosts, type Overrides } from './explain-disk';
 
 export interface HtaccessInContext {
   /** The rewritten .htaccess text, when it is exact in this configuration. */
@@ -145,7 +145,12 @@ export function migrateHtaccessInContext(
   let inConfig = config;
   let whereIn = where;
   let hosts: Array<SectionNode | null> = vhosts.length ? vhosts : [null];
-  const readers = vhosts.filter((v) => overridesFor(config, v, dir) !== null);
+  // A host whose URLs never reach the folder (its DocumentRoot elsewhere, no Alias or RewriteRule
+  // in the configuration) never reads the file either; when none is found to reach it, every
+  // host that may read it is kept, as before.
+  const allowing = vhosts.filter((v) => overridesFor(config, v, dir) !== null);
+  const serving = allowing.filter((v) => mayServeFrom(config, v, dir));
+  const readers = serving.length ? serving : allowing;
   if (readers.length && readers.length < vhosts.length) {
     const kept = withoutHosts(config, vhosts.filter((v) => !readers.includes(v)));
     inConfig = kept.doc;
@@ -157,7 +162,7 @@ export function migrateHtaccessInContext(
   // The main server answers the connections no <VirtualHost> takes (a Listen address or port none
   // of them covers), with the server config's sections alone: the rewrite must be exact there too.
   const listen = mainServerListen(config);
-  if (listen === null) return inHosts;
+  if (listen === null || !mayServeFrom(config, null, dir)) return inHosts;
   const main = withoutHosts(config, vhosts);
   // httpd answers 500 below the directory there, for the original and the rewrite alike.
   const mainOv = overridesFor(main.doc, null, dir);
@@ -482,6 +487,8 @@ export function spliceHtaccessFiles(config: ConfigDocument, origins: ReadonlyArr
     let bad = false;
     const walked = walkFolders(root, reader, (folder) => {
       hosts.forEach((host, h) => {
+        // A host whose URLs never reach the folder never reads its files.
+        if (!mayServeFrom(config, host, folder)) return;
         const ov = overridesFor(config, host, folder);
         if (!ov) return;
         for (const name of accessFileNames(config, host)) {
@@ -500,11 +507,12 @@ export function spliceHtaccessFiles(config: ConfigDocument, origins: ReadonlyArr
       // server's sections). Where each of them reads the same file, that changes nothing: its own
       // copy comes after its own sections and sets again what the first one set (a section's host
       // rules replace those before it; its Require lines replace, or join by AuthMerging, which
-      // gives the same tree twice over). Where one does not read it, the copy would be wrong there.
+      // gives the same tree twice over). Where one does not read it, the copy would be wrong there
+      // (a host whose URLs never reach the folder does not count: the copy never applies in it).
       if (mainToo) {
         for (const name of accessFileNames(config, null)) {
           const file = (folder === '/' ? '' : folder) + '/' + name;
-          if (copies[main].has(file) && !vhosts.every((_, h) => copies[h].has(file))) bad = true;
+          if (copies[main].has(file) && !vhosts.every((v, h) => copies[h].has(file) || !mayServeFrom(config, v, folder))) bad = true;
         }
       }
       return bad;
