@@ -327,6 +327,36 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       assert.ok(!none.files.some((f) => f.uri.endsWith('.htaccess')), JSON.stringify(none.files));
     });
 
+    // Found by a differential run against fix --root (CLI): when the edit changed the root file,
+    // the .htaccess files were planned in a configuration that had lost what the root file
+    // includes (the virtual hosts), and one came out empty (403 -> 200 for the denied client).
+    it('a .htaccess under a virtual host included by a root file the edit changes: rewritten as fix --root does', async () => {
+      const dir = workspace({ 'www/v1/sub/.htaccess': 'Deny from 10.3\n', 'sites/v1.conf': lines('<VirtualHost *:80>', '    ServerName v1.test', `    DocumentRoot "${'@'}DIR@/www/v1"`, '</VirtualHost>') });
+      fs.writeFileSync(path.join(dir, 'sites', 'v1.conf'), fs.readFileSync(path.join(dir, 'sites', 'v1.conf'), 'utf8').replace('@DIR@', dir));
+      fs.writeFileSync(path.join(dir, 'httpd.conf'), lines('Listen 80', `DocumentRoot "${dir}/www/default"`, '<Directory />', '    Order allow,deny', '    Allow from all', '</Directory>', `<Directory "${dir}/www">`, '    AllowOverride All', '</Directory>', 'Include sites/*.conf'));
+      const c = await client(dir);
+      const r = await c.request<MigrateWorkspaceResult>('workspace/executeCommand', { command: 'apacheconf.migrateWorkspace', arguments: [{ confirm: false }] });
+      assert.equal(r.files.length, 2, JSON.stringify(r.files));
+      assert.match(fs.readFileSync(path.join(dir, 'httpd.conf'), 'utf8'), /<Directory \/>\n    Require all granted\n<\/Directory>/);
+      assert.equal(fs.readFileSync(path.join(dir, 'www', 'v1', 'sub', '.htaccess'), 'utf8'), '<RequireAll>\n    Require all granted\n    Require not ip 10.3\n</RequireAll>\n');
+    });
+
+    // Also from the differential run: a file included inside a <Directory> was not planned in the
+    // configuration, so a rewrite spanning it and its host's file was applied to the host's file alone.
+    it('a rewrite that spans a file included inside a <Directory> gives that file its part', async () => {
+      const dir = workspace({
+        'httpd.conf': lines('Listen 80', 'Include sites/*.conf'),
+        'common/deny.conf': 'Order Allow,Deny\n',
+        'sites/v1.conf': '',
+      });
+      fs.writeFileSync(path.join(dir, 'sites', 'v1.conf'), lines('<VirtualHost *:80>', `    DocumentRoot "${dir}/www"`, '    <Files "x.html">', '        Allow from env=FLAG', '    </Files>', `    <Directory "${dir}/www/sub">`, '        Include common/deny.conf', '    </Directory>', '</VirtualHost>'));
+      const c = await client(dir);
+      const r = await c.request<MigrateWorkspaceResult>('workspace/executeCommand', { command: 'apacheconf.migrateWorkspace', arguments: [{ confirm: false }] });
+      assert.equal(r.files.length, 2, JSON.stringify(r.files));
+      assert.equal(fs.readFileSync(path.join(dir, 'common', 'deny.conf'), 'utf8'), 'Require all denied\n');
+      assert.match(fs.readFileSync(path.join(dir, 'sites', 'v1.conf'), 'utf8'), /<Files "x\.html">\n        Require all granted\n    <\/Files>/);
+    });
+
     it('answers "nothing to do" and sends no edit when every file is migrated', async () => {
       const dir = workspace({ 'httpd.conf': lines('Include conf.d/*.conf'), 'conf.d/ok.conf': LEGACY_FIXED });
       const c = await client(dir);

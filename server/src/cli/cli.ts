@@ -658,7 +658,7 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
     const l = session.load(file);
     if (!l) continue;
     const context = o.context ?? graphContext.get(realPath(file.absolute)) ?? l.context;
-    const configuration = context === 'server' || context === 'vhost' ? configurationFor(root, file, o.root ?? '', together) : undefined;
+    const configuration = context === 'server' || context === 'vhost' || context === 'directory' ? configurationFor(root, file, o.root ?? '', together) : undefined;
     // A server-config file the root file's configuration does not include (not-included says so).
     const outsideOf = root && !configuration && (context === 'server' || context === 'vhost') && !graphPaths.has(realPath(file.absolute)) ? nodePath.basename(o.root!) : undefined;
     let a = l.service.analyze({ text: l.decoded.text, uri: uriOf(file), context, configuration, ...(outsideOf ? { outsideOf } : {}) });
@@ -783,7 +783,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
       }
     }
     // A server-config file of the --root configuration: its rewrites are planned in that configuration.
-    const configuration = l.context === 'server' || l.context === 'vhost' ? configurationFor(rootConfig, file, o.root ?? '', together, parents) : undefined;
+    const configuration = l.context === 'server' || l.context === 'vhost' || l.context === 'directory' ? configurationFor(rootConfig, file, o.root ?? '', together, parents) : undefined;
     const outsideOf = rootConfig && !configuration && (l.context === 'server' || l.context === 'vhost') && !rootConfig.real.some((x) => x.path === realPath(file.absolute)) ? nodePath.basename(o.root!) : undefined;
     const fixed = service.fixText({ text: start, uri: uriOf(file), context: l.context, configuration, ...(outsideOf ? { outsideOf } : {}) });
     fixed.applied += inContext;
@@ -841,7 +841,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
     if (after) {
       for (let i = remaining.length - 1; i >= 0; i--) {
         const r = redo.get(remaining[i]);
-        if (!r || (r.context !== 'server' && r.context !== 'vhost')) continue;
+        if (!r || (r.context !== 'server' && r.context !== 'vhost' && r.context !== 'directory')) continue;
         const configuration = configurationFor(after, r.file, o.root, together, parents);
         if (!configuration) continue;
         const again = toReport(r.file, r.service, r.service.analyze({ text: r.text, uri: uriOf(r.file), context: r.context, configuration }));

@@ -71,6 +71,37 @@ export function flattenGraph(graph: ConfigGraph, maxChars = MAX_FLAT_CHARS): Fla
   return { doc: parse(text), origins, truncated };
 }
 
+/**
+ * The graph with some files' texts replaced (by path), its Include edges carried over to the new
+ * texts' Include lines. The edges point at directive nodes, so replacing a file's document alone
+ * would cut what it includes out of flattenGraph's result. Null when a new text's Include lines
+ * are not the old ones, in the same order, word for word (what they bring in is then not known).
+ */
+export function graphWithTexts(graph: ConfigGraph, texts: ReadonlyMap<string, string>): ConfigGraph | null {
+  const moved = new Map<DirectiveNode, DirectiveNode>();
+  const includes = (doc: ConfigDocument) => doc.directives.filter((d) => d.key === 'include' || d.key === 'includeoptional');
+  const files = [];
+  for (const f of graph.files) {
+    const text = texts.get(f.path);
+    if (text === undefined || text === f.doc.text) {
+      files.push(f);
+      continue;
+    }
+    const doc = parse(text);
+    const before = includes(f.doc);
+    const after = includes(doc);
+    if (before.length !== after.length) return null;
+    for (let i = 0; i < before.length; i++) {
+      const a = before[i];
+      const b = after[i];
+      if (a.key !== b.key || a.args.map((t) => t.raw).join(' ') !== b.args.map((t) => t.raw).join(' ')) return null;
+      moved.set(a, b);
+    }
+    files.push({ ...f, doc });
+  }
+  return { ...graph, files, edges: graph.edges.map((e) => (moved.has(e.directive) ? { ...e, directive: moved.get(e.directive)! } : e)) };
+}
+
 export type CredentialsState = 'none' | 'valid' | 'wrong';
 
 /** What the explain command asks. */

@@ -17,8 +17,7 @@ import type { Analysis, AnalyzeInput, ApacheConfService } from '../service';
 import type { FileContext } from '../model/context';
 import type { ConfigGraph } from '../model/workspace';
 import { openDirectories, parseClient, type ConfigurationView } from '../access';
-import { parse } from '../syntax';
-import { flattenGraph } from '../features/explain';
+import { flattenGraph, graphWithTexts } from '../features/explain';
 import { hasHostRules, migrateHtaccessInContext, spliceHtaccessFiles } from '../features/htaccess-context';
 import type { CredentialsState, ExplainQuery, ExplainResult } from '../features/explain';
 import { fileUriToPath, pathToFileUri } from '../features/paths';
@@ -289,12 +288,15 @@ const migrateWorkspace: ServerCommand = {
  * read under the rewrites of the ones above it.
  */
 function htaccessRewrites(ctx: CommandContext, graph: ConfigGraph, after: ReadonlyMap<string, string>, open: ReadonlyMap<string, TextDocument>): Array<{ uri: string; path: string; text: string; after: string }> {
-  const files = graph.files.map((f) => {
-    const uri = open.get(f.path)?.uri ?? pathToFileUri(f.path);
-    const text = after.get(uri);
-    return text === undefined ? f : { ...f, doc: parse(text) };
-  });
-  const flat = flattenGraph({ ...graph, files });
+  const texts = new Map<string, string>();
+  for (const f of graph.files) {
+    const text = after.get(open.get(f.path)?.uri ?? pathToFileUri(f.path));
+    if (text !== undefined) texts.set(f.path, text);
+  }
+  // The files as this edit leaves them, with what they include (an Include line the edit changed: none).
+  const changed = graphWithTexts(graph, texts);
+  if (!changed) return [];
+  const flat = flattenGraph(changed);
   if (flat.truncated || graph.truncated) return [];
   const done = new Map<string, string>();
   const reader = { readFile: (p: string) => done.get(p) ?? open.get(p)?.getText() ?? ctx.workspace.readText(p), listDir: (p: string) => ctx.workspace.listDir(p) };

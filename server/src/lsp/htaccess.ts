@@ -134,7 +134,7 @@ export interface ConfigurationData {
  * lines of its own (what they bring in is only known once saved).
  */
 export function configurationDataFor(workspace: ConfigWorkspace, uri: string, text: string, context: FileContext): ConfigurationData | undefined {
-  if (context !== 'server' && context !== 'vhost') return undefined;
+  if (context !== 'server' && context !== 'vhost' && context !== 'directory') return undefined;
   const path = fileUriToPath(uri);
   if (!path) return undefined;
   const hit = workspace.fileOf(path);

@@ -23,7 +23,7 @@ let lastNotes: { doc: ConfigDocument; configuration: RuleContext['configuration'
  */
 function fullNotes(ctx: RuleContext): PlanNote[] {
   const configuration = ctx.configuration;
-  if (configuration && (ctx.fileContext === 'server' || ctx.fileContext === 'vhost')) {
+  if (configuration && (ctx.fileContext === 'server' || ctx.fileContext === 'vhost' || ctx.fileContext === 'directory')) {
     if (lastNotes && lastNotes.doc === ctx.doc && lastNotes.configuration === configuration) return lastNotes.notes;
     let notes: PlanNote[] | null = null;
     try {

@@ -227,7 +227,7 @@ export const legacyAccessRule: Rule = {
     if (depth !== 'quick') {
       try {
         // A server-config file read in its configuration: planned there (it inherits what the root file says).
-        const there = configuration && (fileContext === 'server' || fileContext === 'vhost') ? plansInConfiguration(configuration, doc, mode ?? 'preserve') : null;
+        const there = configuration && (fileContext === 'server' || fileContext === 'vhost' || fileContext === 'directory') ? plansInConfiguration(configuration, doc, mode ?? 'preserve') : null;
         if (there) {
           plans = there;
           inConfiguration = configuration!.root;
