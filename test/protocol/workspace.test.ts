@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { fileURLToPath } from 'url';
 import type { CodeAction, CompletionItem, CompletionList, Diagnostic, TextDocumentEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { TestClient, applyTo, defaultCapabilities, ensureServerBuilt, fileUri, type StartOptions } from './lsp-client';
 import type { CheckWithHttpdResult, ExplainAccessResult, MigrateWorkspaceResult } from '../../server/src/lsp/commands';
@@ -355,6 +356,35 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       assert.equal(r.files.length, 2, JSON.stringify(r.files));
       assert.equal(fs.readFileSync(path.join(dir, 'common', 'deny.conf'), 'utf8'), 'Require all denied\n');
       assert.match(fs.readFileSync(path.join(dir, 'sites', 'v1.conf'), 'utf8'), /<Files "x\.html">\n        Require all granted\n    <\/Files>/);
+    });
+
+    // Found by a differential run against the CLI: with the files of a configuration opened and
+    // code actions asked for at once, some full passes gave way and their diagnostics (those of
+    // check --root) were never published; the quick pass's stayed.
+    it('publishes the full pass of each open file of the configuration when code actions ask for fixes meanwhile', async () => {
+      const files: Record<string, string> = {
+        "apache2.conf": "Listen 127.0.0.1:8080\nServerName localhost\nAddType text/html .html\nDirectoryIndex index.html\nDocumentRoot \"@DIR@/ht/default\"\nSetEnvIf X-Flag \"^1$\" FLAG\n\n<Directory />\n    AllowOverride None\n    Order deny,allow\n    Deny from all\n</Directory>\n<Directory \"@DIR@/ht\">\n    Require all granted\n</Directory>\n\nInclude sites/*.conf\n\n",
+        "common/shared1.conf": "AuthMerging Or\nRequire valid-user\n",
+        "common/shared2.conf": "<Location \"/priv\">\n    AuthMerging Off\n    Require all granted\n</Location>\n<Directory \"@DIR@/ht\">\n    Order Allow,Deny\n</Directory>\n",
+        "sites/v1.conf": "<VirtualHost *:8080>\n    ServerName v1.test\n    DocumentRoot \"@DIR@/ht/v1\"\n    SetEnvIf X-Flag \"^1$\" FLAG\n    <DirectoryMatch \"^@DIR@/ht/v1/pri\">\n        Order mutual-failure\n        Deny from env=FLAG\n    </DirectoryMatch>\n    <Files \"a.html\">\n        Allow from 127.0.0.1/32 127.0.0.0/24 127.0\n        Allow from 127.0.0.4/30\n    </Files>\n    <Directory \"@DIR@/ht/v1\">\n        Order allow,deny\n        Deny from 127.0.0.0/255.255.0.0\n    </Directory>\n    <Directory \"@DIR@/ht/v1/sub\">\n        Order deny,allow\n    </Directory>\n    <Directory \"@DIR@/ht/v1\">\n        Include common/shared1.conf\n    </Directory>\n    Include common/shared2.conf\n</VirtualHost>\n",
+        "sites/v2.conf": "<VirtualHost *:8080>\n    ServerName v2.test\n    DocumentRoot \"@DIR@/ht/v2\"\n    <Directory \"@DIR@/ht/v2/priv\">\n        Order deny,allow\n        Allow from all 127.0.0.0/255.255.0.0\n    </Directory>\n    <FilesMatch \"\\.html$\">\n        Order Allow,Deny\n        Deny from 127.0.0.4/30\n        Deny from env=FLAG all\n    </FilesMatch>\n    <Location \"/sub\">\n        Order allow,deny\n        Allow from 127.0.0.1 127.0.0.1/32 all\n    </Location>\n    <Directory \"@DIR@/ht/v2/sub\">\n        Order allow,deny\n        Allow from 127.0.0.4/30\n        Include common/shared1.conf\n    </Directory>\n    Include common/shared2.conf\n</VirtualHost>\n",
+      };
+      const dir = workspace({});
+      for (const [rel, text] of Object.entries(files)) {
+        fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+        fs.writeFileSync(path.join(dir, rel), text.split('@DIR@').join(dir));
+      }
+      const c = await client(dir, { settings: { rootFile: path.join(dir, 'apache2.conf') } });
+      const uris = Object.keys(files).map((rel) => fileUri(path.join(dir, rel)));
+      for (const uri of uris) await c.open(uri, fs.readFileSync(fileURLToPath(uri), 'utf8'));
+      for (const uri of uris) await c.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } }, context: { diagnostics: [] } });
+      // What the full pass finds in the configuration (check --root): 12 findings in v1.conf, 5 in shared2.conf.
+      const timeout = (ms: number) => new Promise<null>((r) => setTimeout(() => r(null), ms));
+      for (const [rel, count] of [['sites/v1.conf', 12], ['common/shared2.conf', 5]] as const) {
+        const uri = fileUri(path.join(dir, rel));
+        const full = await Promise.race([c.waitForDiagnostics(uri, (p) => p.diagnostics.length === count), timeout(15_000)]);
+        assert.ok(full, `${rel}: the full pass was published (${c.publishedFor(uri).map((p) => p.diagnostics.length).join(', ')})`);
+      }
     });
 
     it('answers "nothing to do" and sends no edit when every file is migrated', async () => {

@@ -468,7 +468,11 @@ export class ApacheConfServer {
       });
       if (stale()) return;
     }
-    const findings = await this.fullPass.share(uri, this.fullPassJob(quick), () => !stale());
+    // A pass can give way to another request's for the same document (a code action asks for the
+    // fixes while the validation's pass waits): as long as this version is current, ask again, and
+    // share whichever pass is under way, so that its findings are published all the same.
+    let findings: ReportedFinding[] | null = null;
+    for (let attempt = 0; attempt < 3 && !findings && !stale(); attempt++) findings = await this.fullPass.share(uri, this.fullPassJob(quick), () => !stale());
     if (!findings || stale()) return;
     await this.send(() => {
       const full = this.completed(quick, findings);
