@@ -287,6 +287,12 @@ function rewriteIn(
   const keepLines: number[] = [];
   for (const k of kept) for (let l = physicalLine(doc, k.start), e = physicalLine(doc, k.end - 1); l <= e; l++) keepLines.push(l);
   const plan = planMigration(doc, 'server', { exactOnly: true, directories: folders, ...(keepLines.length ? { keepLines } : {}) });
+  /** The line of the configuration as given at an offset of the spliced text (the copies spliced before it pushed it down). */
+  const givenLine = (at: number): number => {
+    let line = physicalLine(doc, at);
+    for (const x of spliced) if (x.end <= at) line -= x.lines;
+    return line;
+  };
   /** Lines of the spliced text named in a reason, as lines of the files they come from. */
   const told = (why: string): string =>
     why.replace(/\bline (\d+)\b/g, (whole, n: string) => {
@@ -297,9 +303,7 @@ function rewriteIn(
       if (other) return `${other.file} line ${Math.max(1, physicalLine(doc, at) - physicalLine(doc, other.start))}`;
       const b = bodies.find((x) => x.start <= at && at < x.end);
       if (b) return `line ${physicalLine(doc, at) - physicalLine(doc, b.start) + 1} of this file`;
-      let line = Number(n) - 1;
-      for (const x of spliced) if (x.end <= at) line -= x.lines;
-      return where(line);
+      return where(givenLine(at));
     });
   const inside = (off: number) => bodies.some((b) => b.start <= off && off <= b.end);
   const ours = plan.sections.filter((sp) => sp.compatDirectives.some((d) => inside(d.start)));
@@ -317,9 +321,7 @@ function rewriteIn(
       const other = others.find((o) => o.start <= e.start && e.start < o.end);
       if (other) return { text: null, why: `the rewrite would also change ${other.file}, which is read together with it: rewriting the two together is not supported yet.` };
       if (!inside(e.start) || !inside(e.end)) {
-        // The line in the configuration as given: the copies spliced before it pushed it down.
-        let line = physicalLine(doc, e.start);
-        for (const x of spliced) if (x.end <= e.start) line -= x.lines;
+        const line = givenLine(e.start);
         // Host rules of the server config there are for the user to migrate; otherwise a later
         // section sets access for the same requests, and only a joint rewrite would be exact.
         const compatThere = doc.directives.some((d) => d.end > e.start && d.start < Math.max(e.end, e.start + 1) && COMPAT_KEYS.has(d.key));
