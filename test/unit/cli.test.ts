@@ -949,6 +949,28 @@ describe('cli: fix', () => {
     assert.match(checked.out, /aosite\/sub\/\.htaccess line 1/);
   });
 
+  // A wildcard <Directory> (Debian's and Red Hat's userdir.conf: `/home/*/public_html`) with
+  // AllowOverride was never looked at ("a pattern"), so every rewrite whose requests reach it
+  // stayed a fix to check by hand. The folders of the machine that it names are looked through.
+  it('with --root, the folders a wildcard <Directory> names are looked at', async () => {
+    const home = path.join(tmp, 'ud/home');
+    const conf = ['Listen 80', `<Directory "${home}/*/public_html">`, '    AllowOverride All', '    Order allow,deny', '    Allow from all', '    Deny from 10.2', '</Directory>', ''].join('\n');
+    tree({ 'ud.conf': conf, 'ud/home/alice/public_html/index.html': 'x\n', 'ud/home/bob/notes.txt': 'x\n' });
+    const seen = await run(['fix', '--root', 'ud.conf', 'ud.conf'], tmp);
+    assert.match(seen.err, /would apply 1 fix in 1 of 1 file/, seen.err);
+    assert.match(seen.err + (await run(['check', '--root', 'ud.conf', 'ud.conf'], tmp)).out, /were looked at: none does/);
+    // One user's .htaccess that sets access (a folder deep): not applied, and the file is named.
+    fs.mkdirSync(path.join(home, 'alice/public_html/sub'));
+    fs.writeFileSync(path.join(home, 'alice/public_html/sub/.htaccess'), 'Require all granted\n');
+    const found = await run(['fix', '--root', 'ud.conf', 'ud.conf'], tmp);
+    assert.match(found.err, /would apply 0 fixes/, found.err);
+    // No user has the folder: nothing on this machine tells, so it stays a fix to check.
+    fs.rmSync(path.join(home, 'alice'), { recursive: true });
+    const none = await run(['check', '--root', 'ud.conf', 'ud.conf'], tmp);
+    assert.match(none.out, /no folder of this machine matches .*\/home\/\*\/public_html/, none.out);
+    assert.match((await run(['fix', '--root', 'ud.conf', 'ud.conf'], tmp)).err, /would apply 0 fixes/);
+  });
+
   // The look at the .htaccess files below cited one httpd never reads (its folder has AllowOverride
   // None), and the rewrite was not offered as exact (found by a black-box run of random trees).
   it('with --root, a .htaccess file in a folder whose AllowOverride is None does not count', async () => {

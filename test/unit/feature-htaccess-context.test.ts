@@ -3,7 +3,7 @@
 // test/httpd/htaccess-forms.test.ts runs random ones on httpd.
 import assert from 'node:assert/strict';
 import { parse } from '../../server/src/syntax';
-import { migrateHtaccessInContext } from '../../server/src/features/htaccess-context';
+import { foldersMatching, htaccessUnder, MAX_SUBDIRECTORIES, migrateHtaccessInContext } from '../../server/src/features/htaccess-context';
 
 const HT = 'Order deny,allow\nDeny from all\nAllow from 10.1\n';
 const vhost = (body: string, name = 'a') => `<VirtualHost *:80>\nServerName ${name}.example\nDocumentRoot /s\n${body}\n</VirtualHost>\n`;
@@ -174,4 +174,54 @@ describe('.htaccess rewrite in its server configuration', () => {
       }
     });
   }
+});
+
+/** A machine's folders (ending in '/') and files, for the look at a wildcard <Directory>. */
+function folderReader(paths: string[]): { readFile(p: string): string | undefined; listDir(p: string): string[] | undefined } {
+  const files: Record<string, string> = {};
+  const dirs = new Set<string>(['/']);
+  for (const p of paths) {
+    const [path, body] = p.split(' = ');
+    const parts = path.split('/').filter(Boolean);
+    for (let i = 1; i <= parts.length - (path.endsWith('/') ? 0 : 1); i++) dirs.add('/' + parts.slice(0, i).join('/'));
+    if (!path.endsWith('/')) files[path] = body ?? '';
+  }
+  return {
+    readFile: (p) => files[p],
+    listDir: (p) => {
+      if (!dirs.has(p)) return undefined;
+      const prefix = p === '/' ? '/' : p + '/';
+      const out = new Set<string>();
+      for (const d of dirs) if (d.startsWith(prefix) && d !== p && !d.slice(prefix.length).includes('/')) out.add(d.slice(prefix.length) + '/');
+      for (const f of Object.keys(files)) if (f.startsWith(prefix) && !f.slice(prefix.length).includes('/')) out.add(f.slice(prefix.length));
+      return [...out];
+    },
+  };
+}
+
+describe('the folders a wildcard <Directory> names, and their .htaccess files', () => {
+  const rows: Array<{ name: string; pattern: string; disk: string[]; folders?: string[]; why?: RegExp; under: string }> = [
+    { name: 'each user folder that has it', pattern: '/home/*/public_html', disk: ['/home/alice/public_html/', '/home/bob/x.txt', '/home/carol/public_html/a.html'], folders: ['/home/alice/public_html', '/home/carol/public_html'], under: 'none' },
+    { name: 'a file of that name is not a folder', pattern: '/home/*/public_html', disk: ['/home/alice/public_html = x', '/home/bob/public_html/'], folders: ['/home/bob/public_html'], under: 'none' },
+    { name: 'a * takes a leading dot (httpd matches it so)', pattern: '/srv/*/x', disk: ['/srv/.hidden/x/.htaccess = Require all granted'], folders: ['/srv/.hidden/x'], under: 'sets-access' },
+    { name: 'a bracket expression', pattern: '/srv/site[12]', disk: ['/srv/site1/', '/srv/site3/.htaccess = Deny from all'], folders: ['/srv/site1'], under: 'none' },
+    { name: 'a file deeper down that sets access', pattern: '/home/*/public_html', disk: ['/home/alice/public_html/a/b/.htaccess = AuthType Basic'], folders: ['/home/alice/public_html'], under: 'sets-access' },
+    { name: 'a file that sets nothing of access', pattern: '/home/*/public_html', disk: ['/home/alice/public_html/.htaccess = Options -Indexes'], folders: ['/home/alice/public_html'], under: 'none' },
+    { name: 'wildcards in two parts', pattern: '/var/www/*/sites/*', disk: ['/var/www/a/sites/one/', '/var/www/b/sites/two/.htaccess = Require valid-user', '/var/www/c/other/'], folders: ['/var/www/a/sites/one', '/var/www/b/sites/two'], under: 'sets-access' },
+    { name: 'no folder matches: not known', pattern: '/home/*/public_html', disk: ['/home/bob/x.txt'], why: /no folder of this machine matches \/home\/\*\/public_html/, under: 'unknown' },
+    { name: 'the folder above the wildcard is not here: not known', pattern: '/home/*/public_html', disk: ['/srv/'], why: /\/home \(above the wildcard of \/home\/\*\/public_html\) is not a folder this machine can list/, under: 'unknown' },
+  ];
+  for (const row of rows) {
+    it(row.name, () => {
+      const reader = folderReader(row.disk);
+      const got = foldersMatching(row.pattern, reader);
+      if (row.folders) assert.deepEqual(typeof got === 'string' ? got : [...got].sort(), row.folders);
+      else assert.match(String(got), row.why!);
+      assert.equal(htaccessUnder(row.pattern, reader).kind, row.under);
+    });
+  }
+  it('too many folders: not known', () => {
+    const disk = Array.from({ length: MAX_SUBDIRECTORIES + 1 }, (_, i) => `/home/u${i}/public_html/`);
+    assert.match(String(foldersMatching('/home/*/public_html', folderReader(disk))), /more than \d+ folders match/);
+  });
 });

@@ -12,7 +12,7 @@
  * copies, and every copy comes out the same.
  */
 import { applyEdits, parse, physicalLine, trimEndChars, type ConfigDocument, type OffsetEdit, type SectionNode } from '../syntax';
-import { checkEditsAt, COMPAT_KEYS, isAccessKey, openDirectories, planMigration, type ConfigurationView } from '../access';
+import { checkEditsAt, COMPAT_KEYS, fnmatchPath, isAccessKey, openDirectories, planMigration, type ConfigurationView } from '../access';
 import type { HtaccessUnder } from '../rules';
 import { accessFileNames, checkHtaccess, directoryCopy, mainServerListen, mayServeFrom, overridesFor, virtualHosts, type Overrides } from './explain-disk';
 
@@ -54,8 +54,9 @@ export const MAX_SUBDIRECTORIES = 5000;
 /**
  * What the `.htaccess` files under `dir` (and `dir` itself) say about access, looking through at
  * most MAX_SUBDIRECTORIES folders: `none` when no file there has an access line (Require, Auth*,
- * host rules, SetEnvIf…), else the first that does, or why it cannot be told (a pattern, a folder
- * that is not there or cannot be listed, too many folders).
+ * host rules, SetEnvIf…), else the first that does, or why it cannot be told (a folder that is not
+ * there or cannot be listed, too many folders). A wildcard `dir` (userdir.conf's home folders,
+ * say) stands for each folder of this machine it names (foldersMatching).
  */
 export function htaccessUnder(
   dir: string,
@@ -65,8 +66,19 @@ export function htaccessUnder(
   /** Whether httpd reads the access files of a folder at all (its `AllowOverride` is not None); default: every folder. */
   reads: (folder: string) => boolean = () => true,
 ): HtaccessUnder {
-  if (/[*?[]/.test(dir)) return { kind: 'unknown', why: `${dir} is a pattern` };
   if (!reader.listDir) return { kind: 'unknown', why: 'folders cannot be listed' };
+  if (WILDCARD.test(dir)) {
+    // A wildcard <Directory> (`/home/*/public_html`): each folder of this machine it names is looked through.
+    const folders = foldersMatching(dir, reader);
+    if (typeof folders === 'string') return { kind: 'unknown', why: folders };
+    let unknown: HtaccessUnder | null = null;
+    for (const f of folders) {
+      const r = htaccessUnder(f, reader, names, below, reads);
+      if (r.kind === 'sets-access') return r;
+      if (r.kind === 'unknown') unknown ??= r;
+    }
+    return unknown ?? { kind: 'none' };
+  }
   const root = dir.length > 1 ? trimEndChars(dir, '/') : dir;
   if (!reader.listDir(root)) return { kind: 'unknown', why: `${root} is not a folder this machine can list` };
   let found: string | null = null;
@@ -90,6 +102,45 @@ export function htaccessUnder(
   if (found !== null) return { kind: 'sets-access', file: found };
   if (walked === 'too-many') return { kind: 'unknown', why: `more than ${MAX_SUBDIRECTORIES} folders under ${root}` };
   return { kind: 'none' };
+}
+
+const WILDCARD = /[*?[]/;
+
+/**
+ * The folders of this machine that a wildcard `<Directory>` path names, each part matched as httpd
+ * matches it (a wildcard never crosses '/', and `*` takes a leading dot too), or why they cannot be
+ * told: the folder above the first wildcard cannot be listed, no folder matches (the machine is
+ * likely not the server), or more than MAX_SUBDIRECTORIES do.
+ */
+export function foldersMatching(pattern: string, reader: HtaccessReader): string[] | string {
+  const parts = pattern.split('/').filter((p) => p.length > 0);
+  let at = ['/'];
+  for (const part of parts) {
+    const next: string[] = [];
+    if (!WILDCARD.test(part)) {
+      for (const d of at) next.push((d === '/' ? '' : d) + '/' + part);
+      at = next;
+      continue;
+    }
+    for (const d of at) {
+      const entries = reader.listDir?.(d);
+      if (!entries) {
+        if (at.length === 1) return `${d} (above the wildcard of ${pattern}) is not a folder this machine can list`;
+        continue;
+      }
+      for (const e of entries) {
+        if (!e.endsWith('/') || e === './' || e === '../') continue;
+        const name = e.slice(0, -1);
+        if (!fnmatchPath(part, name)) continue;
+        if (next.length >= MAX_SUBDIRECTORIES) return `more than ${MAX_SUBDIRECTORIES} folders match ${pattern}`;
+        next.push((d === '/' ? '' : d) + '/' + name);
+      }
+    }
+    at = next;
+  }
+  // Only folders that are there: one missing holds no file.
+  const there = at.filter((f) => reader.listDir?.(f) !== undefined);
+  return there.length ? there : `no folder of this machine matches ${pattern}`;
 }
 
 /**
