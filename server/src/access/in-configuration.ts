@@ -208,7 +208,10 @@ export function plansInConfiguration(view: ConfigurationView, file: ConfigDocume
   let any = false;
   for (let k = 0; k < view.origins.length && !any; k++) any = map.fileLine(k) >= 0;
   if (!any) return null;
-  const plan = planMigration(view.doc, view.context ?? 'server', { mode, ...viewOptions(view) });
+  const planned = planMigration(view.doc, view.context ?? 'server', { mode, ...viewOptions(view) });
+  let sections = unified.get(planned.sections);
+  if (!sections) unified.set(planned.sections, (sections = unifyCopies(view, planned.sections)));
+  const plan = { ...planned, sections };
   // The file's directives by offset, and the configuration's plans that hold copies of them.
   const byStart = new Map<number, DirectiveNode>();
   for (let ix = 0; ix < file.directives.length; ix++) byStart.set(file.directives[ix].start, file.directives[ix]);
@@ -288,6 +291,149 @@ export function plansInConfiguration(view: ConfigurationView, file: ConfigDocume
 }
 
 /**
+ * Which copy of its file each configuration line is: the first time a file's line is read is its
+ * copy 0, the second time copy 1 (a file included in two places), whatever other files are read
+ * in between. `instance[k]` numbers the copy of line k's file (-1: a line of no file), and
+ * `instancesOf` lists each file's copies.
+ */
+function copiesOf(view: ConfigurationView): { instance: Int32Array; instancesOf: Map<string, number[]> } {
+  const instance = new Int32Array(view.origins.length);
+  let next = 0;
+  const instancesOf = new Map<string, number[]>();
+  const seenLine = new Map<string, number>();
+  for (let k = 0; k < view.origins.length; k++) {
+    const o = view.origins[k];
+    if (!o) {
+      instance[k] = -1;
+      continue;
+    }
+    const lineKey = `${o.line}|${o.path}`;
+    const n = seenLine.get(lineKey) ?? 0;
+    seenLine.set(lineKey, n + 1);
+    let ids = instancesOf.get(o.path);
+    if (!ids) instancesOf.set(o.path, (ids = []));
+    while (ids.length <= n) ids.push(next++);
+    instance[k] = ids[n];
+  }
+  return { instance, instancesOf };
+}
+
+/** unifyCopies by the planner's (cached) sections: each file of a run plans in the same configuration. */
+const unified = new WeakMap<readonly SectionPlan[], readonly SectionPlan[]>();
+
+/** The most variants tried per file by unifyCopies, and the most checks of the whole configuration it makes. */
+const MAX_COPY_VARIANTS = 4;
+const MAX_UNIFY_CHECKS = 24;
+
+/**
+ * A file included in several places takes one text, so the rewrites of a configuration must edit
+ * each copy of it alike. The planner works on the configuration, where the copies are separate
+ * sections (of one rewrite, or of the rewrites of different hosts), and may find a different exact
+ * edit for each: the host rules deleted in a copy that another section overrules, rewritten in
+ * another. Where the copies of a file differ, this tries each copy's edits in every copy, keeping
+ * the rewrites' other edits, and takes the first that the access engine finds exact for every
+ * rewrite that edits a copy. Plans are not changed in place (the planner caches them): the
+ * sections come back as new objects where they changed.
+ */
+function unifyCopies(view: ConfigurationView, sections: readonly SectionPlan[]): readonly SectionPlan[] {
+  if (view.kept?.size) return sections;
+  const { instance, instancesOf } = copiesOf(view);
+  if (![...instancesOf.values()].some((l) => l.length > 1)) return sections;
+  const doc = view.doc;
+  const starts = doc.lineStarts;
+  /** The configuration line of copy `i` of a file's line. */
+  const lineOf = new Map<string, number>();
+  for (let k = 0; k < view.origins.length; k++) if (view.origins[k]) lineOf.set(`${instance[k]}|${view.origins[k].line}`, k);
+  const place = (offset: number, isEnd: boolean): [number, number] => {
+    let k = physicalLine(doc, offset);
+    if (isEnd && k > 0 && starts[k] === offset && offset > 0) k--;
+    return [view.origins[k]?.line ?? -1, offset - starts[k]];
+  };
+  interface Placed {
+    from: [number, number];
+    to: [number, number];
+    text: string;
+  }
+  const setKey = (edits: readonly OffsetEdit[]) => edits.map((e) => `${e.start}:${e.end}:${e.newText}`).join('\u0000');
+  // The distinct rewrites (a rewrite's sections share its edits), each with its edits as they stand.
+  const current = new Map<string, OffsetEdit[]>();
+  for (const sp of sections) if (sp.exact) current.set(setKey(sp.exact.edits), [...sp.exact.edits]);
+  const initial = new Map([...current].map(([k, v]) => [k, v]));
+  /** The file an edit falls in and the copy of it, or null for an edit that spans files. */
+  const whereIs = (e: OffsetEdit): { file: string; copy: number } | null => {
+    const k0 = physicalLine(doc, e.start);
+    let k1 = physicalLine(doc, e.end);
+    if (e.end > e.start && k1 > 0 && starts[k1] === e.end) k1--;
+    const file = fileOfLines(view, k0, k1);
+    return file === null ? null : { file, copy: instance[k0] };
+  };
+  let checks = MAX_UNIFY_CHECKS;
+  for (const [file, copies] of instancesOf) {
+    if (copies.length < 2) continue;
+    // Each copy's edits as places of the file, and the rewrites that edit it.
+    const byCopy = new Map<number, { edits: Placed[]; sets: Set<string> }>();
+    let spans = false;
+    for (const [key, edits] of current) {
+      for (const e of edits) {
+        const w = whereIs(e);
+        if (!w) {
+          if (edits.some((x) => whereIs(x)?.file === file)) spans = true;
+          continue;
+        }
+        if (w.file !== file) continue;
+        const c = byCopy.get(w.copy) ?? { edits: [], sets: new Set<string>() };
+        c.edits.push({ from: place(e.start, false), to: place(e.end, true), text: e.newText });
+        c.sets.add(key);
+        byCopy.set(w.copy, c);
+      }
+    }
+    // Only where every copy is edited, each by one rewrite (a copy left alone keeps host rules a rewrite of it would have to match).
+    if (spans || byCopy.size < copies.length || [...byCopy.values()].some((c) => c.sets.size !== 1)) continue;
+    const variantKey = (l: Placed[]) => l.map((x) => `${x.from}-${x.to}:${x.text}`).sort().join('\u0000');
+    const variants = new Map<string, Placed[]>();
+    for (const c of byCopy.values()) variants.set(variantKey(c.edits), c.edits);
+    if (variants.size < 2) continue;
+    // The copies that keep most of their lines' meaning first: a copy whose host rules are only
+    // deleted (another section overrules them there) rarely holds for the others.
+    const weight = (l: Placed[]) => l.reduce((n, x) => n + x.text.length, 0);
+    const tried = [...variants.values()].sort((x, y) => weight(y) - weight(x)).slice(0, MAX_COPY_VARIANTS);
+    const sets = new Set([...byCopy.values()].map((c) => [...c.sets][0]));
+    for (const v of tried) {
+      const next = new Map<string, OffsetEdit[]>();
+      let ok = true;
+      for (const key of sets) {
+        const edits = current.get(key)!;
+        const candidate = edits.filter((e) => whereIs(e)?.file !== file);
+        for (const [copy, c] of byCopy) {
+          if (!c.sets.has(key)) continue;
+          for (const x of v) {
+            const a = lineOf.get(`${copy}|${x.from[0]}`);
+            const b = lineOf.get(`${copy}|${x.to[0]}`);
+            if (a === undefined || b === undefined) ok = false;
+            else candidate.push({ start: starts[a] + x.from[1], end: starts[b] + x.to[1], newText: x.text });
+          }
+        }
+        candidate.sort((x, y) => x.start - y.start || x.end - y.end);
+        if (!ok || checks-- <= 0 || checkEditsAt(doc, view.context ?? 'server', 0, doc.text.length + 1, candidate, view.directories ?? []) !== null) {
+          ok = false;
+          break;
+        }
+        next.set(key, candidate);
+      }
+      if (!ok) continue;
+      for (const [key, edits] of next) current.set(key, edits);
+      break;
+    }
+  }
+  return sections.map((sp) => {
+    if (!sp.exact) return sp;
+    const key = setKey(sp.exact.edits);
+    const now = current.get(key);
+    return now && now !== initial.get(key) ? { ...sp, exact: { ...sp.exact, edits: now } } : sp;
+  });
+}
+
+/**
  * The exact rewrites of the configuration that cannot be made whole, each with why.
  *
  * A rewrite may edit several files (the root file's `<Directory />` and an included site), and
@@ -323,31 +469,9 @@ function refusedJointly(view: ConfigurationView, sections: readonly SectionPlan[
     /** Its edits by the copy of a file they fall in (see `instance`), as keys the same for each copy. */
     byInstance: Map<number, string[]>;
   }
-  // Which copy of its file each configuration line is: the first time a file's line is read is its
-  // copy 0, the second time copy 1 (a file included in two places), whatever other files are read
-  // in between. A file read in several places must come out the same in each copy.
-  const instance = new Int32Array(view.origins.length);
-  const instanceFile: string[] = [];
-  const copyIds = new Map<string, number[]>();
-  const seenLine = new Map<string, number>();
-  for (let k = 0; k < view.origins.length; k++) {
-    const o = view.origins[k];
-    if (!o) {
-      instance[k] = -1;
-      continue;
-    }
-    const lineKey = `${o.line}|${o.path}`;
-    const n = seenLine.get(lineKey) ?? 0;
-    seenLine.set(lineKey, n + 1);
-    let ids = copyIds.get(o.path);
-    if (!ids) copyIds.set(o.path, (ids = []));
-    while (ids.length <= n) {
-      ids.push(instanceFile.length);
-      instanceFile.push(o.path);
-    }
-    instance[k] = ids[n];
-  }
-  const instancesOf = copyIds;
+  // Which copy of its file each configuration line is. A file read in several places must come out
+  // the same in each copy.
+  const { instance, instancesOf } = copiesOf(view);
   const parts = new Map<SectionPlan, Parts>();
   const copies = new Map<string, SectionPlan[]>();
   // Every copy of a host-rule line, with or without an exact rewrite: a file included in several
