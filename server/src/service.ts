@@ -357,9 +357,11 @@ export class ApacheConfService {
    * Apply every preferred (exact) fix until nothing changes. Fixes that would
    * overlap an earlier one wait for the next round, which sees the new text.
    */
-  fixText(input: AnalyzeInput, maxRounds = 8): { text: string; applied: number; analysis: Analysis } {
+  fixText(input: AnalyzeInput, maxRounds = 8): { text: string; applied: number; analysis: Analysis; rewrites: Set<string> } {
     let text = input.text;
     let applied = 0;
+    /** The rewrites of the whole configuration whose part in this file was made (Fix.rewriteKey), from the first round (planned on the configuration as given). */
+    const rewrites = new Set<string>();
     let analysis = this.analyze({ ...input, text });
     for (let round = 0; round < maxRounds; round++) {
       const chosen: OffsetEdit[] = [];
@@ -373,6 +375,7 @@ export class ApacheConfService {
           chosen.push(e);
           taken.push([e.start, e.end]);
         }
+        if (round === 0 && fix.rewriteKey) rewrites.add(fix.rewriteKey);
         applied++;
       }
       if (!chosen.length) break;
@@ -383,7 +386,7 @@ export class ApacheConfService {
       text = next;
       analysis = this.analyze({ ...input, text });
     }
-    return { text, applied, analysis };
+    return { text, applied, analysis, rewrites };
   }
 
   hover(a: Analysis, position: Position): Hover | null {

@@ -49,6 +49,21 @@ const ROWS: Row[] = [
   { id: 'child-granted', server: '', parent: '', htaccess: 'Order allow,deny\nAllow from all\nDeny from 127.0.0.2\n', child: 'Require all granted', refused: true, blindDiffers: true },
   { id: 'child-adds-password', server: '', parent: '', htaccess: 'Order deny,allow\nDeny from all\nAllow from 127.0.0.2 127.0.0.3\n', child: `${BASIC}\nAuthMerging And\nRequire valid-user` },
   { id: 'child-or', server: '', parent: '', htaccess: 'Order deny,allow\nDeny from all\nAllow from 127.0.0.2\n', child: 'AuthMerging Or\nRequire ip 127.0.0.3', refused: true, blindDiffers: true },
+  // A parent whose host rules sit in a branch only 2.2 reads (CodeIgniter's application/.htaccess)
+  // has nothing to migrate: it was taken for one with host rules, and the file below was refused
+  // with "migrate that one first" (a black-box run of the corpus' .htaccess files).
+  {
+    id: 'parent-22-branch-only',
+    server: 'Require all granted',
+    parent: '<IfModule authz_core_module>\nRequire all denied\n</IfModule>\n<IfModule !authz_core_module>\nDeny from all\n</IfModule>',
+    htaccess: 'Deny from all\n',
+  },
+  {
+    id: 'parent-22-branch-grants',
+    server: '',
+    parent: '<IfModule !mod_authz_core.c>\nOrder allow,deny\nAllow from all\n</IfModule>\n<IfModule mod_authz_core.c>\nRequire all granted\n</IfModule>',
+    htaccess: 'Order deny,allow\nDeny from all\nAllow from 127.0.0.2\n',
+  },
 ];
 
 const PATHS = ['/sub/a.html', '/sub/b.html', '/sub/in/a.html'];

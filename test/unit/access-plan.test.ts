@@ -424,6 +424,19 @@ describe('access plan: what a rewrite to Require cannot say', () => {
       }
     });
   }
+  // Only a check that may apply to the same requests counts, with a Satisfy Any among them (a
+  // black-box run of real configs: one AllowMethods in an unrelated directory refused every
+  // rewrite of the Apache 2.2 test suite's configuration).
+  it('Satisfy Any and AllowMethods elsewhere: the other sections are rewritten', () => {
+    const text = `<Directory /srv/www/a>\nOrder deny,allow\nDeny from all\n</Directory>\n<Directory /srv/www/b>\n${AUTH}Order deny,allow\nDeny from all\nSatisfy any\n</Directory>\n<Directory /srv/other>\nAllowMethods GET\n</Directory>\n<Directory /srv/www/c>\n<IfModule !mod_authz_core.c>\nAllowMethods GET\n</IfModule>\n</Directory>\n`;
+    const plan = planMigration(parse(text), 'server');
+    assert.ok(plan.sections.length >= 2 && plan.sections.every((sp) => sp.exact), JSON.stringify(plan.sections.map((sp) => sp.reason)));
+    // The same AllowMethods over the section with Satisfy Any: refused there, and only there.
+    const over = planMigration(parse(text.replace('<Directory /srv/other>', '<Directory /srv/www/b>')), 'server');
+    const byLine = (line: number) => over.sections.find((sp) => sp.compatDirectives.some((d) => d.line === line))!;
+    assert.equal(byLine(1).exact !== undefined, true, byLine(1).reason);
+    assert.match(byLine(9).reason ?? '', /lets a valid user past `AllowMethods`/);
+  });
   // The file loads mod_access_compat; the rewrite is for a server without it, where
   // `<IfModule !mod_access_compat.c>` holds whatever the LoadModule line says (fifth black-box
   // run: its `Require all granted` joined the rewrite's `Require ip`, 403 became 200).

@@ -950,9 +950,38 @@ describe('cli: fix', () => {
     const found = await run(['fix', '--root', 'ao.conf', 'ao.conf'], tmp);
     assert.match(found.err, /would apply 0 fixes/);
     // Read with the configuration, the .htaccess file shows that no rewrite of the server config alone is exact.
-    assert.match(found.err, /no rewrite form applies here\. It was checked with the lines that stay as they are for now \(.*aosite\/sub\/\.htaccess line 1\)/);
+    assert.match(found.err, /would get 200 instead of 403\. It was checked with the lines that stay as they are for now \(.*aosite\/sub\/\.htaccess line 1\)/);
     const checked = await run(['check', '--root', 'ao.conf', 'ao.conf'], tmp);
     assert.match(checked.out, /aosite\/sub\/\.htaccess line 1/);
+  });
+
+  // A black-box run of the corpus' .htaccess files on httpd found exact rewrites refused:
+  // - a .htaccess of 2.4 lines only (FreshRSS' `Require all denied`) under 2.2 host rules: every
+  //   rewrite the plan tried added `AuthMerging And` to the .htaccess file, whose lines stay, so
+  //   none could be made; leaving them alone is exact there (their Require replaces the rewrite's
+  //   as it ANDed with the host rules);
+  // - a file under CodeIgniter's application/.htaccess (host rules only in <IfModule
+  //   !authz_core_module>, which 2.4 never reads) was told to wait for the parent to be migrated.
+  it('with --root, a .htaccess of Require lines below is left as it is where that is exact', async () => {
+    const site = path.join(tmp, 'fr');
+    const conf = ['Listen 80', `DocumentRoot "${site}"`, `<Directory "${site}">`, '    AllowOverride All', '    Order allow,deny', '    Allow from all', '</Directory>', ''].join('\n');
+    tree({ 'fr.conf': conf, 'fr/data/.htaccess': 'Require all denied\n', 'fr/index.html': 'x\n' });
+    const r = await run(['fix', '--write', '--root', 'fr.conf', 'fr.conf'], tmp);
+    assert.match(r.err, /applied 1 fix in 1 of 1 file; nothing at warning or above remains/, r.err);
+    assert.equal(fs.readFileSync(path.join(tmp, 'fr.conf'), 'utf8'), conf.replace('    Order allow,deny\n    Allow from all\n', '    Require all granted\n'));
+    assert.equal(fs.readFileSync(path.join(site, 'data/.htaccess'), 'utf8'), 'Require all denied\n');
+  });
+
+  it('with --root, a parent .htaccess whose host rules only 2.2 reads does not hold back the file below', async () => {
+    const site = path.join(tmp, 'ci');
+    const conf = ['Listen 80', `DocumentRoot "${site}"`, `<Directory "${site}">`, '    AllowOverride All', '    Require all granted', '</Directory>', ''].join('\n');
+    const parent = '<IfModule authz_core_module>\n    Require all denied\n</IfModule>\n<IfModule !authz_core_module>\n    Deny from all\n</IfModule>\n';
+    tree({ 'ci.conf': conf, 'ci/application/.htaccess': parent, 'ci/application/sub/.htaccess': 'Deny from all\n' });
+    const r = await run(['fix', '--write', '--root', 'ci.conf', 'ci'], tmp);
+    assert.match(r.err, /applied 1 fix in 1 of \d+ files?; nothing at warning or above remains/, r.err);
+    assert.doesNotMatch(r.err, /migrate that one first|still has host rules/);
+    assert.equal(fs.readFileSync(path.join(site, 'application/.htaccess'), 'utf8'), parent);
+    assert.match(fs.readFileSync(path.join(site, 'application/sub/.htaccess'), 'utf8'), /^(AuthMerging And\n)?Require all denied\n$/);
   });
 
   // A wildcard <Directory> (Debian's and Red Hat's userdir.conf: `/home/*/public_html`) with
@@ -982,7 +1011,7 @@ describe('cli: fix', () => {
   it('with --root, a .htaccess file in a folder whose AllowOverride is None does not count', async () => {
     const site = path.join(tmp, 'aonone');
     // The main server answers on port 80 and a virtual host on 81: the look at the disk is what decides.
-    const conf = ['Listen 80', 'Listen 81', `<Directory "${site}">`, '    AllowOverride All', '    Order allow,deny', '    Allow from all', '</Directory>', `<Directory "${site}/sub">`, '    AllowOverride None', '</Directory>', '<VirtualHost *:81>', `    DocumentRoot "${site}"`, '</VirtualHost>', ''].join('\n');
+    const conf = ['Listen 80', 'Listen 81', `<Directory "${site}">`, '    AllowOverride All', '    Order allow,deny', '    Allow from all', '    Deny from 10.2', '</Directory>', `<Directory "${site}/sub">`, '    AllowOverride None', '</Directory>', '<VirtualHost *:81>', `    DocumentRoot "${site}"`, '</VirtualHost>', ''].join('\n');
     tree({ 'aonone.conf': conf, 'aonone/sub/.htaccess': 'Require all granted\n' });
     const r = await run(['fix', '--root', 'aonone.conf', 'aonone.conf'], tmp);
     assert.match(r.err, /would apply 1 fix in 1 of 1 file; nothing at warning or above remains/, r.err);

@@ -43,6 +43,8 @@ export interface ConfigurationView {
   directories?: readonly string[];
   /** Files in `doc` whose host rules stay as they are here (the `.htaccess` files spliced in: their own run rewrites them). */
   kept?: ReadonlySet<string>;
+  /** Every `.htaccess` file spliced into `doc` (those kept, and those rewritten with the configuration). */
+  spliced?: ReadonlySet<string>;
 }
 
 /** The planner's options for a view: its directories, and the lines of the files it keeps. */
@@ -270,6 +272,8 @@ export function plansInConfiguration(view: ConfigurationView, file: ConfigDocume
       c.reason = `the rewrite needs ${missing.map((m) => `\`${m}\``).join(' and ')}, which the configuration of ${view.root} does not load (\`LoadModule ${missing[0]} …\`): without it httpd would not start. Load it first.`;
     } else if (sp.exact && exact) {
       c.exact = { title: others.length ? `${sp.exact.title} (with its part in ${others.map(baseName).join(', ')})` : sp.exact.title, edits: exact };
+      c.rewriteKey = sp.exact.edits.map((e) => `${e.start}:${e.end}:${e.newText}`).join('\u0000');
+      if (others.length) c.partsIn = others;
       if (sp.htaccessBelow) c.htaccessBelow = sp.htaccessBelow;
     } else if (sp.exact) c.reason = `the rewrite that is exact in the configuration of ${view.root} also edits lines of other files.`;
     else c.reason = sp.reason ? relabelLines(sp.reason, view) : `it is not exact in the configuration of ${view.root}.`;

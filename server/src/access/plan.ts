@@ -78,6 +78,13 @@ export interface SectionPlan {
   htaccessBelow?: string[];
   /** With `exact`: what the rewrite rests on, for the finding's message (a file planned without its main file). */
   note?: string;
+  /**
+   * With `exact`, planned in a configuration (in-configuration.ts): the rewrite of the whole
+   * configuration it is a part of, the same key in each file's plan, and the other files that
+   * make a part of it.
+   */
+  rewriteKey?: string;
+  partsIn?: string[];
 }
 
 export interface MigrationPlan {
@@ -613,6 +620,29 @@ type YForm = 'keep' | 'w' | 'b' | 'b-any';
 interface Candidate {
   name: string;
   edits: Map<Scope, ScopeEdit>;
+}
+
+/**
+ * Candidates that edit sections whose lines stay (keepLines: a `.htaccess` file spliced in, left to
+ * its own run) cannot be made. Each such candidate is also tried without its edits of those
+ * sections, when it still rewrites every section of host rules: the sections that stay keep
+ * their `Require` lines as they are (no `AuthMerging` added there), which is often exact already
+ * (a `.htaccess` file's `Require all denied` under `Allow from all`), and the check says whether
+ * it is.
+ */
+function withKeptLeftAlone(candidates: Candidate[], keep: ReadonlySet<number> | null, compat: readonly Scope[]): Candidate[] {
+  if (!keep) return candidates;
+  const stays = (x: Scope) => x.directives.some((d) => keep.has(d.line));
+  const out: Candidate[] = [];
+  for (const cand of candidates) {
+    out.push(cand);
+    if (![...cand.edits.keys()].some(stays)) continue;
+    const edits = new Map([...cand.edits].filter(([x]) => !stays(x)));
+    if (!edits.size || !compat.every((x) => edits.has(x))) continue;
+    const same = out.some((c) => c.edits.size === edits.size && [...edits].every(([x, e]) => c.edits.get(x) === e));
+    if (!same) out.push({ name: `${cand.name}, the lines that stay left alone`, edits });
+  }
+  return out;
 }
 
 interface GroupFacts {
@@ -1344,9 +1374,22 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
   // mod_macro's `Use` puts a macro's body in its place, with its parameters filled in: hosts,
   // sections and host rules this file does not show as httpd reads them.
   const use = broken ? undefined : doc.directives.find((d) => d.key === 'use');
-  /** A check of the access phase other than the host rules (see the group loop), and whether any Satisfy Any is there to let users past it. */
-  const otherChecker = doc.directives.find((d) => OTHER_ACCESS_CHECKERS.has(d.key));
-  const satisfyAny = !!otherChecker && model.scopes.some((x) => x.compat?.satisfies.some((t) => t.any));
+  /**
+   * Checks of the access phase other than the host rules (see the group loop) that httpd 2.4 reads,
+   * each with the section it applies in (null: every request of the server).
+   */
+  const otherCheckers = doc.directives
+    .filter((d) => OTHER_ACCESS_CHECKERS.has(d.key) && readersInside(d.parent).has('httpd24compat'))
+    .map((d) => {
+      let sc: Scope | undefined;
+      for (let p: SectionNode | null = d.parent; p && !sc; p = p.parent) sc = model.scopeOfSection.get(p);
+      return { d, scope: sc ?? null };
+    });
+  /** One of them that may check the same requests as the group, where the group has a Satisfy Any to let users past it. */
+  const checkerFor = (group: readonly Scope[]): DirectiveNode | undefined => {
+    if (!otherCheckers.length || !group.some((x) => x.compat?.satisfies.some((t) => t.any))) return undefined;
+    return otherCheckers.find((c) => !c.scope || !c.scope.section || group.some((x) => x === c.scope || scopesOverlap(x, c.scope!)))?.d;
+  };
   // Sections whose host rules stay (keepLines): every one of their compat lines is kept.
   const keep = options.keepLines?.length ? new Set(options.keepLines) : null;
   const kept = (s: Scope) => !!keep && !!s.compat && s.compat.directives.every((d) => keep.has(d.line));
@@ -1369,7 +1412,8 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
     // `Satisfy Any` lets a valid user past every check of the access phase, not only the host rules:
     // mod_allowmethods' and mod_ssl's too (httpd 2.4.71: `AllowMethods POST` answered a valid
     // user's GET with 200, the rewrite without Satisfy with 405). `Require` cannot say that.
-    if (otherChecker && satisfyAny) {
+    const otherChecker = checkerFor(group);
+    if (otherChecker) {
       fail(`\`Satisfy Any\` here also lets a valid user past \`${otherChecker.name.value}\` (line ${physicalLine(doc, otherChecker.start) + 1}), which httpd checks in the same phase as the host rules; \`Require\` cannot say that, so the rewrite would refuse users the original lets in.`);
       continue;
     }
@@ -1412,7 +1456,7 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
     }
     const ys = group.filter((s) => !s.compat && s.authz && infos.some((i) => i.after.includes(s)));
     const facts: GroupFacts = { model, infos, compat, ys };
-    const candidates = buildCandidates(doc, facts);
+    const candidates = withKeptLeftAlone(buildCandidates(doc, facts), keep, compat);
     let chosen: Candidate | null = null;
     let lastWhy = 'no rewrite form applies here.';
     // The check reads a projection of the file (projection.ts) when one can be made: the cost of

@@ -91,9 +91,33 @@ export function pathPrefix(a: string, b: string): boolean {
 
 function dirsOverlap(a: Scope, b: Scope): boolean {
   if (isProxy(a) !== isProxy(b)) return false;
-  if (a.regex || b.regex || WILD.test(a.pattern) || WILD.test(b.pattern)) return true;
+  if (a.regex || b.regex) return true;
   if (isProxy(a)) return true;
+  if (WILD.test(a.pattern) || WILD.test(b.pattern)) return globDirsOverlap(normPath(a.pattern), normPath(b.pattern));
   return pathPrefix(a.pattern, b.pattern) || pathPrefix(b.pattern, a.pattern);
+}
+
+/**
+ * Whether two `<Directory>` paths, one with wildcards at least, can apply to one path: a section
+ * of N parts applies to the paths whose first N parts it matches, a wildcard never crossing '/'
+ * (`/srv/home/*` and `/srv/uploads` never meet). Part by part up to the shorter one: two literal
+ * parts must be equal, a wildcard part must match a literal one, and two wildcard parts are taken
+ * to meet.
+ */
+function globDirsOverlap(a: string, b: string): boolean {
+  const x = a.split('/').filter(Boolean);
+  const y = b.split('/').filter(Boolean);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const wx = WILD.test(x[i]);
+    const wy = WILD.test(y[i]);
+    if (!wx && !wy) {
+      if (x[i] !== y[i]) return false;
+    } else if (wx !== wy) {
+      const re = pathGlob(wx ? x[i] : y[i]);
+      if (re && !re.test(wx ? y[i] : x[i])) return false;
+    }
+  }
+  return true;
 }
 
 function locationsOverlap(a: Scope, b: Scope): boolean {

@@ -10,13 +10,13 @@ import * as fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { version as packageVersion } from '../../../package.json';
 import { createService, RULES, severityAtLeast, type ApacheConfService, type Analysis, type ReportedFinding, type ServiceSettings, INHERITED_DECLARATIONS, type InheritedDeclaration } from '../service';
-import { decode, encode, parse, type ConfigDocument, type DecodedFile, type SectionNode } from '../syntax';
+import { applyEdits, decode, encode, parse, type ConfigDocument, type DecodedFile, type OffsetEdit, type SectionNode } from '../syntax';
 import { flattenGraph } from '../features/explain';
-import { hasHostRules, htaccessUnder, migrateHtaccessInContext, NO_HOST_RULES, viewWithHtaccess, type HtaccessReader } from '../features/htaccess-context';
+import { hasHostRules, htaccessUnder, migrateHtaccessInContext, NO_HOST_RULES, rewritableWithServer, viewWithHtaccess, type HtaccessReader } from '../features/htaccess-context';
 import { allAccessFileNames, overridesFor, virtualHosts } from '../features/explain-disk';
 import { diskHost } from '../model/disk';
 import type { HtaccessUnder } from '../rules';
-import { openDirectories, type ConfigurationView } from '../access';
+import { openDirectories, plansInConfiguration, type ConfigurationView } from '../access';
 import { FILE_CONTEXTS, defaultContextFor, type FileContext } from '../model/context';
 import { SEVERITY_SETTINGS, type Finding, type SeveritySetting } from '../rules/types';
 import { ALL_RULE_IDS, CONFIGURATION_RULES, getRuleInfo } from '../rules';
@@ -561,13 +561,64 @@ function configurationFor(
   if (!c) return undefined;
   const path = realPath(file.absolute);
   if (!c.real.some((o) => o.path === path)) return undefined;
-  // The .htaccess files httpd reads in it, spliced in: a rewrite they could change is checked with them.
-  // Their lines are theirs to rewrite (a .htaccess file's own run plans it in the configuration).
+  return splicedView(c, path, root, together, reader);
+}
+
+/**
+ * The configuration with the .htaccess files httpd reads in it spliced in: a rewrite they could
+ * change is checked with them. Those of the run that every host reading them lets use `Require`
+ * (rewritableWithServer) are planned with the server config, and each file makes its part of a
+ * rewrite of the two (see jointHtaccessPart); the others' lines stay as they are (their own run
+ * plans them in the configuration the server's rewrite leaves).
+ */
+function splicedView(c: { doc: ConfigDocument; real: Array<{ path: string; line: number }> }, path: string, root: string, together: ReadonlySet<string>, reader: HtaccessReader): ConfigurationView {
   let w = withHtaccessOf.get(c);
   if (!w) withHtaccessOf.set(c, (w = viewWithHtaccess({ doc: c.doc, origins: c.real, path: '', root: '' }, reader)));
-  const kept = w.kept ? new Set([...w.kept].map(realPath)) : undefined;
-  const alone = kept ? new Set([...together].filter((p) => !kept.has(p))) : together;
-  return { ...w, path, root: nodePath.basename(root), together: alone };
+  const joint = new Set([...(w.kept ?? [])].filter((p) => together.has(realPath(p)) && rewritableWithServer(c.doc, p)));
+  const kept = w.kept ? new Set([...w.kept].filter((p) => !joint.has(p))) : undefined;
+  const keptReal = kept ? new Set([...kept].map(realPath)) : undefined;
+  // (The spliced files' lines name them as the configuration does, which may not be the real path.)
+  const alone = new Set([...together].filter((p) => !keptReal?.has(p)));
+  for (const p of joint) alone.add(p);
+  return { ...w, ...(kept ? { kept } : {}), path, root: nodePath.basename(root), together: alone };
+}
+
+/**
+ * A .htaccess file's part of the rewrites planned with the server config (splicedView), as edits
+ * of its text: null when it is not planned with it, or its lines get no rewrite there. The server
+ * config's files of the same run make their parts of the same plan.
+ */
+function jointHtaccessPart(
+  c: { doc: ConfigDocument; real: Array<{ path: string; line: number }> },
+  file: FoundFile,
+  text: string,
+  root: string,
+  together: ReadonlySet<string>,
+  reader: HtaccessReader,
+  /** The rewrites whose parts in the server config's files the run made (fixText's rewrites); null: taken as made (check). */
+  made: ReadonlySet<string> | null,
+): { text: string; applied: number; edits: OffsetEdit[] } | null {
+  const real = realPath(file.absolute);
+  const w = splicedView(c, real, root, together, reader);
+  const spliced = [...(withHtaccessOf.get(c)?.kept ?? [])].find((p) => realPath(p) === real);
+  if (!spliced || w.kept?.has(spliced)) return null;
+  const plans = plansInConfiguration({ ...w, path: spliced }, parse(text));
+  if (!plans) return null;
+  const edits = new Map<string, OffsetEdit>();
+  let sections = 0;
+  for (const sp of new Set(plans.values())) {
+    // A rewrite with parts in other files only where those were made: half of one is not exact.
+    if (!sp.exact || (sp.partsIn?.length && made && !made.has(sp.rewriteKey ?? ''))) continue;
+    sections++;
+    for (const e of sp.exact.edits) edits.set(`${e.start}:${e.end}:${e.newText}`, e);
+  }
+  if (!sections) return null;
+  try {
+    const list = [...edits.values()].sort((a, b) => a.start - b.start || a.end - b.end);
+    return { text: applyEdits(text, list), applied: sections, edits: list };
+  } catch {
+    return null;
+  }
 }
 const withHtaccessOf = new WeakMap<object, ConfigurationView>();
 
@@ -663,7 +714,10 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
     const outsideOf = root && !configuration && (context === 'server' || context === 'vhost') && !graphPaths.has(realPath(file.absolute)) ? nodePath.basename(o.root!) : undefined;
     let a = l.service.analyze({ text: l.decoded.text, uri: uriOf(file), context, configuration, ...(outsideOf ? { outsideOf } : {}) });
     // A .htaccess file given with --root: its rewrite checked in that configuration, as fix --root does.
-    if (root && context === 'htaccess') {
+    // One rewritten with the server config (fix --root over both) has its part of that rewrite.
+    const joint = root && context === 'htaccess' ? jointHtaccessPart(root, file, l.decoded.text, o.root ?? '', together, diskHost, null) : null;
+    if (joint) a = l.service.withRewriteInConfiguration(a, { edits: joint.edits, root: nodePath.basename(o.root!) });
+    else if (root && context === 'htaccess') {
       const r = migrateHtaccessInContext(root.doc, nodePath.dirname(file.absolute), l.decoded.text, root.origins, diskHost);
       if (r.text !== null && r.edits) a = l.service.withRewriteInConfiguration(a, { edits: r.edits, root: nodePath.basename(o.root!) });
       else if (r.why && r.why !== NO_HOST_RULES) a = l.service.withRefusalInConfiguration(a, r.why, nodePath.basename(o.root!));
@@ -752,6 +806,8 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
   const isHtaccess = (f: FoundFile) => session.contextOf(f) === 'htaccess';
   const ordered = rootDoc ? files.map((f, i) => ({ f, i, h: isHtaccess(f) ? 1 : 0 })).sort((a, b) => a.h - b.h || depth(a.f) - depth(b.f) || a.i - b.i).map((x) => x.f) : files;
   let serverDone = false;
+  /** Rewrites planned with the server config whose parts in its files were made (a .htaccess file then makes its own). */
+  const made = new Set<string>();
   for (const file of ordered) {
     const l = session.load(file);
     if (!l) continue;
@@ -771,7 +827,12 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
         }
       }
     }
-    if (rootDoc && l.context === 'htaccess') {
+    // Its part of a rewrite planned with the server config, whose files made theirs above.
+    const joint = rootConfig && l.context === 'htaccess' ? jointHtaccessPart(rootConfig, file, decoded.text, o.root ?? '', together, parents, made) : null;
+    if (joint) {
+      start = joint.text;
+      inContext = joint.applied;
+    } else if (rootDoc && l.context === 'htaccess') {
       const r = migrateHtaccessInContext(rootDoc, nodePath.dirname(file.absolute), decoded.text, rootOrigins, parents);
       if (r.text !== null) {
         start = r.text;
@@ -828,6 +889,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
     }
     // What the deeper .htaccess files given inherit from this one (not reached when it was not written).
     if (l.context === 'htaccess') fixedTexts.set(file.absolute, fixed.text);
+    else for (const k of fixed.rewrites) made.add(k);
     if (changed) fixedByReal.set(realPath(file.absolute), fixed.text);
     if (report.diagnostics.length) {
       remaining.push(report);

@@ -15,6 +15,7 @@ import { applyEdits, parse, physicalLine, trimEndChars, type ConfigDocument, typ
 import { checkEditsAt, COMPAT_KEYS, fnmatchPath, isAccessKey, openDirectories, planMigration, type ConfigurationView } from '../access';
 import type { HtaccessUnder } from '../rules';
 import { accessFileNames, checkHtaccess, directoryCopy, mainServerListen, mayServeFrom, overridesFor, virtualHosts, type Overrides } from './explain-disk';
+import { only22Inside } from '../model/guards';
 
 export interface HtaccessInContext {
   /** The rewritten .htaccess text, when it is exact in this configuration. */
@@ -33,9 +34,16 @@ interface Spliced extends HtaccessInContext {
 
 const COMPAT = /^\s*(order|allow|deny|satisfy)\b/im;
 
-/** Whether a text has a host-rule line (Order, Allow, Deny, Satisfy) at the start of a line: a cheap look before parsing. */
+/**
+ * Whether a text has a host-rule line (Order, Allow, Deny, Satisfy) that httpd 2.4 reads: one
+ * inside a branch only 2.2 takes (CodeIgniter's `<IfModule !authz_core_module>` `Deny from all`
+ * beside `Require all denied`) needs no mod_access_compat and nothing to migrate. A look at the
+ * text first; the file is parsed only when a line starts with one of those words.
+ */
 export function hasHostRules(text: string): boolean {
-  return COMPAT.test(text);
+  if (!COMPAT.test(text)) return false;
+  const doc = parse(text);
+  return doc.directives.some((d) => COMPAT_KEYS.has(d.key) && !only22Inside(d.parent));
 }
 
 /**
@@ -182,7 +190,7 @@ export function migrateHtaccessInContext(
 ): HtaccessInContext {
   if (!parents) return { text: null, why: 'the .htaccess files of its parent directories, which it inherits from, cannot be read.' };
   if (!parents.listDir) return { text: null, why: 'its subdirectories cannot be listed, and a .htaccess file in one of them would inherit from it.' };
-  if (!COMPAT.test(htaccess)) return { text: null, why: NO_HOST_RULES };
+  if (!hasHostRules(htaccess)) return { text: null, why: NO_HOST_RULES };
   const hdoc = parse(htaccess);
   if (hdoc.errors.length) return { text: null, why: `it does not parse (${hdoc.errors[0].message})` };
   const where = (line: number): string => {
@@ -435,7 +443,7 @@ function parentCopies(config: ConfigDocument, vhost: SectionNode | null, dir: st
       const file = (parent === '/' ? '' : parent) + '/' + name;
       const body = reader.readFile(file);
       if (body === undefined) continue;
-      if (COMPAT.test(body)) return { why: `the .htaccess of a parent directory (${file}) has host rules of its own, which this file inherits: migrate that one first, then this one.` };
+      if (hasHostRules(body)) return { why: `the .htaccess of a parent directory (${file}) has host rules of its own, which this file inherits: migrate that one first, then this one.` };
       const pdoc = parse(body);
       const { fatal, skip } = checkHtaccess(pdoc, ov);
       if (fatal || skip.length) return { why: `httpd cannot read the .htaccess of a parent directory (${file}) as it is${fatal ? ` (${fatal.effect})` : ''}.` };
@@ -472,7 +480,7 @@ function childCopies(config: ConfigDocument, vhost: SectionNode | null, dir: str
       if (refused) return true;
       // One with host rules of its own is read as it stays for now (mod_access_compat still reads
       // it): this file's rewrite must answer as before with it, and it is rewritten after this one.
-      out.push({ file, text: directoryCopy(sub, body), ...(COMPAT.test(body) ? { keep: true } : {}) });
+      out.push({ file, text: directoryCopy(sub, body), ...(hasHostRules(body) ? { keep: true } : {}) });
     }
     return false;
   });
@@ -617,6 +625,30 @@ export function spliceHtaccessFiles(config: ConfigDocument, origins: ReadonlyArr
 }
 
 /**
+ * Whether a `.htaccess` file spliced into `config` may be rewritten together with the server
+ * config, in one plan of the whole (fix --root, when the file is in the run): every host that
+ * reads it must allow `AuthConfig` there, which the rewrite's `Require`, `AuthMerging` and
+ * `<RequireAll>` lines need (the plan reads the file as a `<Directory>`, where all of them are
+ * allowed). The classic 2.2 layout needs it: a server `<Directory>` that lets one client in and a
+ * `.htaccess` below with `Allow from all`, where neither can be rewritten while the other keeps
+ * its host rules.
+ */
+export function rewritableWithServer(config: ConfigDocument, file: string): boolean {
+  const folder = file.slice(0, file.lastIndexOf('/')) || '/';
+  const vhosts = virtualHosts(config);
+  const hosts: Array<SectionNode | null> = vhosts.length ? (mainServerListen(config) !== null ? [...vhosts, null] : vhosts) : [null];
+  let read = false;
+  for (const host of hosts) {
+    if (!mayServeFrom(config, host, folder)) continue;
+    const ov = overridesFor(config, host, folder);
+    if (!ov) continue;
+    read = true;
+    if (!ov.classes.has('AuthConfig')) return false;
+  }
+  return read;
+}
+
+/**
  * `view` with the `.htaccess` files httpd reads in its configuration spliced in (spliceHtaccessFiles,
  * over the directories whose `AllowOverride` lets them set access): the files are kept as they are,
  * known to be read, and left out of the files rewritten together with it.
@@ -625,5 +657,5 @@ export function viewWithHtaccess(view: ConfigurationView, reader: HtaccessReader
   const w = spliceHtaccessFiles(view.doc, view.origins, openDirectories(view.doc), reader);
   if (!w.files.size && !w.known.size) return view;
   const together = view.together ? new Set([...view.together].filter((p) => !w.files.has(p))) : undefined;
-  return { ...view, doc: w.doc, origins: w.origins, htaccessKnown: w.known, directories: w.directories, kept: w.files, ...(together ? { together } : {}) };
+  return { ...view, doc: w.doc, origins: w.origins, htaccessKnown: w.known, directories: w.directories, kept: w.files, spliced: w.files, ...(together ? { together } : {}) };
 }

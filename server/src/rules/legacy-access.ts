@@ -281,22 +281,26 @@ export const legacyAccessRule: Rule = {
         // Directories whose .htaccess files were read with the configuration (the rewrite was checked with them).
         // (Those with none that sets access are looked at as before: the title says none does.)
         const known = inConfiguration ? configuration?.htaccessKnown : undefined;
-        const kept = [...(configuration?.kept ?? [])];
+        const kept = [...(configuration?.spliced ?? configuration?.kept ?? [])];
         const read = (d: string) => !!known?.has(d) && kept.some((f) => f.startsWith(d.replace(/\/+$/, '') + '/'));
         const below = known ? all?.filter((d) => !read(d)) : all;
         const withThem = all && below ? all.filter((d) => !below.includes(d)) : [];
-        if (sp.exact && withThem.length) message += ` The .htaccess files under ${dirList(withThem)}, which \`AllowOverride\` lets set access for these requests, were read with the configuration: the rewrite is exact with them as they are.`;
+        // Files read with the configuration whose host rules the same rewrite changes (fix --root over them too).
+        const keptSet = configuration?.kept;
+        const rewrittenWith = (d: string) => kept.some((f) => f.startsWith(d.replace(/\/+$/, '') + '/') && !keptSet?.has(f));
+        if (sp.exact && withThem.length && withThem.some(rewrittenWith)) message += ` The .htaccess files under ${dirList(withThem)}, which \`AllowOverride\` lets set access for these requests, were read with the configuration, and the rewrite changes those with host rules too: each file makes its part in the same run.`;
+        else if (sp.exact && withThem.length) message += ` The .htaccess files under ${dirList(withThem)}, which \`AllowOverride\` lets set access for these requests, were read with the configuration: the rewrite is exact with them as they are.`;
         if (sp.exact && below?.length) {
           // Exact where no .htaccess file below sets access: preferred only when a look at them says so.
           const scans = htaccessUnder ? below.map((dir) => htaccessUnder(dir)) : null;
           if (scans?.every((s) => s.kind === 'none')) {
-            fixes.push({ title: `${sp.exact.title} (no .htaccess file below sets access)`, edits: sp.exact.edits, preferred: !intent });
+            fixes.push({ title: `${sp.exact.title} (no .htaccess file below sets access)`, edits: sp.exact.edits, preferred: !intent, ...(sp.rewriteKey ? { rewriteKey: sp.rewriteKey } : {}) });
             message += ` The .htaccess files under ${dirList(below)}, which \`AllowOverride\` lets set access for these requests, were looked at: none does, so the rewrite is exact.`;
           } else {
             fixes.push({ title: `${sp.exact.title} (exact unless a .htaccess file under ${below.length === 1 ? below[0] : 'its directories'} sets access)`, edits: sp.exact.edits, preferred: false });
             message += ` ${htaccessNote(below, scans)}`;
           }
-        } else if (sp.exact) fixes.push({ title: sp.exact.title, edits: sp.exact.edits, preferred: !intent });
+        } else if (sp.exact) fixes.push({ title: sp.exact.title, edits: sp.exact.edits, preferred: !intent, ...(sp.rewriteKey ? { rewriteKey: sp.rewriteKey } : {}) });
         else if (declared) message += ` ${declaredNote(inherited!, fileContext === 'htaccess')}`;
         else if (sp.reason && inConfiguration) message += ` No exact rewrite is offered in the configuration of ${inConfiguration}: ${sp.reason}`;
         else if (sp.reason) message += ` No exact rewrite is offered: ${sp.reason}`;

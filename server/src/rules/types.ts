@@ -16,6 +16,8 @@ export interface Fix {
   edits: OffsetEdit[];
   /** The one fix per finding that "fix all" and `apacheconf fix` apply. Only exact fixes are preferred. */
   preferred?: boolean;
+  /** A part of a rewrite of the whole configuration (SectionPlan.rewriteKey). */
+  rewriteKey?: string;
 }
 
 export interface RelatedLocation {
