@@ -972,6 +972,20 @@ describe('cli: fix', () => {
     assert.equal(fs.readFileSync(path.join(site, 'data/.htaccess'), 'utf8'), 'Require all denied\n');
   });
 
+  // The first black-box run of the joint rewrite: a .htaccess planned with the server config while
+  // the walk that splices the files had stopped at one httpd cannot read (elsewhere in the tree),
+  // before reaching the file's subdirectory, whose `Require user alice` then replaced the rewrite's
+  // `Require ip` there (403 became 200 for alice). Only a file under a directory whose files all
+  // went in is planned with the server config.
+  it('with --root, a .htaccess whose subdirectories were not all read is not planned with the server config', async () => {
+    const site = path.join(tmp, 'jk');
+    const conf = ['Listen 80', `DocumentRoot "${site}"`, `<Directory "${site}">`, '    AllowOverride All', '    Require all granted', '</Directory>', `<Directory "${site}/a">`, '    AllowOverride Limit', '</Directory>', ''].join('\n');
+    const top = 'Order deny,allow\nDeny from all\nAllow from 127.0.1\n';
+    tree({ 'jk.conf': conf, 'jk/.htaccess': top, 'jk/a/.htaccess': 'AuthType Basic\n', 'jk/b/c/.htaccess': 'AuthType Basic\nAuthName x\nAuthUserFile /u\nRequire user alice\n' });
+    const r = await run(['fix', '--write', '--root', 'jk.conf', 'jk.conf', 'jk'], tmp);
+    assert.equal(fs.readFileSync(path.join(site, '.htaccess'), 'utf8'), top, r.err);
+  });
+
   it('with --root, a parent .htaccess whose host rules only 2.2 reads does not hold back the file below', async () => {
     const site = path.join(tmp, 'ci');
     const conf = ['Listen 80', `DocumentRoot "${site}"`, `<Directory "${site}">`, '    AllowOverride All', '    Require all granted', '</Directory>', ''].join('\n');

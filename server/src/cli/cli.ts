@@ -574,7 +574,11 @@ function configurationFor(
 function splicedView(c: { doc: ConfigDocument; real: Array<{ path: string; line: number }> }, path: string, root: string, together: ReadonlySet<string>, reader: HtaccessReader): ConfigurationView {
   let w = withHtaccessOf.get(c);
   if (!w) withHtaccessOf.set(c, (w = viewWithHtaccess({ doc: c.doc, origins: c.real, path: '', root: '' }, reader)));
-  const joint = new Set([...(w.kept ?? [])].filter((p) => together.has(realPath(p)) && rewritableWithServer(c.doc, p)));
+  // Only where every .htaccess file around it went in (a known directory): its parents' and its
+  // subdirectories' files, which the one plan must read as they are or rewrite with it.
+  const known = [...(w.htaccessKnown ?? [])].map((d) => (d.length > 1 ? d.replace(/\/+$/, '') : d));
+  const inKnown = (p: string) => known.some((d) => p.startsWith(d === '/' ? '/' : d + '/'));
+  const joint = new Set([...(w.kept ?? [])].filter((p) => together.has(realPath(p)) && inKnown(p) && rewritableWithServer(c.doc, p)));
   const kept = w.kept ? new Set([...w.kept].filter((p) => !joint.has(p))) : undefined;
   const keptReal = kept ? new Set([...kept].map(realPath)) : undefined;
   // (The spliced files' lines name them as the configuration does, which may not be the real path.)
