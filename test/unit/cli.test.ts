@@ -977,6 +977,38 @@ describe('cli: fix', () => {
   // before reaching the file's subdirectory, whose `Require user alice` then replaced the rewrite's
   // `Require ip` there (403 became 200 for alice). Only a file under a directory whose files all
   // went in is planned with the server config.
+  // The private site with a public folder: each side used to wait for the other. The .htaccess is
+  // planned with the server config and each file makes its part (served by httpd in
+  // test/httpd/htaccess-joint-cli.test.ts); check says so, and a part the server config's files do
+  // not make (their fix is not applied: --mode intent prefers another) is not made in the .htaccess.
+  it('with --root, a .htaccess that opens a folder the server config closes: both rewritten in one run', async () => {
+    const site = path.join(tmp, 'pf');
+    const conf = ['Listen 80', `DocumentRoot "${site}"`, `<Directory "${site}">`, '    AllowOverride All', '    Order deny,allow', '    Deny from all', '    Allow from 127.0.0.5', '</Directory>', ''].join('\n');
+    tree({ 'pf.conf': conf, 'pf/sub/.htaccess': 'Allow from all\n', 'pf/sub/a.html': 'x\n' });
+    const checked = await run(['check', '--root', 'pf.conf', 'pf.conf', 'pf'], tmp);
+    assert.match(checked.out, /pf\.conf:5:5: warning: .*the rewrite changes those with host rules too: each file makes its part in the same run/);
+    assert.match(checked.out, /sub\/\.htaccess:1:1: warning: .*Its rewrite was checked in the configuration of pf\.conf, where it is exact\./);
+    const r = await run(['fix', '--write', '--root', 'pf.conf', 'pf.conf', 'pf'], tmp);
+    assert.match(r.err, /applied 2 fixes in 2 of 2 files; nothing at warning or above remains/, r.err);
+    assert.equal(fs.readFileSync(path.join(tmp, 'pf.conf'), 'utf8'), conf.replace('    Order deny,allow\n    Deny from all\n    Allow from 127.0.0.5\n', '    Require ip 127.0.0.5\n'));
+    assert.equal(fs.readFileSync(path.join(site, 'sub/.htaccess'), 'utf8'), 'Require all granted\n');
+  });
+
+  it('with --root, a .htaccess does not make its part of a rewrite whose server part is not made', async () => {
+    // One rewrite for the site and another folder (a <Files> section joins them); a .htaccess in the
+    // other folder that httpd cannot read leaves the server's rewrite one to check by hand, so
+    // fix does not apply it, and the site's .htaccess must keep its host rules too (its part alone
+    // would leave the server's host rules refusing everyone but one client in the public folder).
+    const site = path.join(tmp, 'mg/site');
+    const other = path.join(tmp, 'mg/other');
+    const conf = ['Listen 80', `DocumentRoot "${site}"`, `<Directory "${site}">`, '    AllowOverride All', '    Order deny,allow', '    Deny from all', '    Allow from 127.0.0.5', '</Directory>', `<Directory "${other}">`, '    AllowOverride All', '    Order allow,deny', '    Allow from all', '</Directory>', `<Directory "${other}/x">`, '    AllowOverride Limit', '</Directory>', '<Files ~ "^\\.ht">', '    Order allow,deny', '    Deny from all', '</Files>', ''].join('\n');
+    tree({ 'mg.conf': conf, 'mg/site/sub/.htaccess': 'Allow from all\n', 'mg/other/x/.htaccess': 'AuthType Basic\n' });
+    const r = await run(['fix', '--write', '--root', 'mg.conf', 'mg.conf', 'mg'], tmp);
+    assert.match(r.err, /applied 0 fixes/, r.err);
+    assert.equal(fs.readFileSync(path.join(tmp, 'mg.conf'), 'utf8'), conf);
+    assert.equal(fs.readFileSync(path.join(site, 'sub/.htaccess'), 'utf8'), 'Allow from all\n');
+  });
+
   it('with --root, a .htaccess whose subdirectories were not all read is not planned with the server config', async () => {
     const site = path.join(tmp, 'jk');
     const conf = ['Listen 80', `DocumentRoot "${site}"`, `<Directory "${site}">`, '    AllowOverride All', '    Require all granted', '</Directory>', `<Directory "${site}/a">`, '    AllowOverride Limit', '</Directory>', ''].join('\n');

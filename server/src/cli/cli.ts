@@ -599,8 +599,8 @@ function jointHtaccessPart(
   root: string,
   together: ReadonlySet<string>,
   reader: HtaccessReader,
-  /** The rewrites whose parts in the server config's files the run made (fixText's rewrites); null: taken as made (check). */
-  made: ReadonlySet<string> | null,
+  /** The rewrites whose parts in the server config's files the run made (fixText's rewrites; for check, their preferred fixes). */
+  made: ReadonlySet<string>,
 ): { text: string; applied: number; edits: OffsetEdit[] } | null {
   const real = realPath(file.absolute);
   const w = splicedView(c, real, root, together, reader);
@@ -612,7 +612,7 @@ function jointHtaccessPart(
   let sections = 0;
   for (const sp of new Set(plans.values())) {
     // A rewrite with parts in other files only where those were made: half of one is not exact.
-    if (!sp.exact || (sp.partsIn?.length && made && !made.has(sp.rewriteKey ?? ''))) continue;
+    if (!sp.exact || (sp.partsIn?.length && !made.has(sp.rewriteKey ?? ''))) continue;
     sections++;
     for (const e of sp.exact.edits) edits.set(`${e.start}:${e.end}:${e.newText}`, e);
   }
@@ -707,9 +707,13 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
   const root = graph?.files.length ? configurationDoc(graph, cwd) : null;
   if (root) session.addSettings({ htaccessUnder: diskHtaccessUnder(root.doc, diskHost), openDirs: openDirectories(root.doc) });
   else if (o.inherited) session.addSettings({ htaccessUnder: diskHtaccessUnder(null, diskHost) });
-  const reports: FileReport[] = [];
+  const reports: Array<{ at: number; report: FileReport }> = [];
   const together = runPaths(files);
-  for (const file of files) {
+  /** The rewrites whose parts in the server config's files are preferred fixes there (fix would make them), for the .htaccess files' parts. */
+  const made = new Set<string>();
+  // With --root, the server config's files first (as fix runs them); the reports keep the order given.
+  const order = root ? files.map((f, at) => ({ f, at, h: session.contextOf(f) === 'htaccess' ? 1 : 0 })).sort((a, b) => a.h - b.h || a.at - b.at) : files.map((f, at) => ({ f, at, h: 0 }));
+  for (const { f: file, at } of order) {
     const l = session.load(file);
     if (!l) continue;
     const context = o.context ?? graphContext.get(realPath(file.absolute)) ?? l.context;
@@ -719,7 +723,7 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
     let a = l.service.analyze({ text: l.decoded.text, uri: uriOf(file), context, configuration, ...(outsideOf ? { outsideOf } : {}) });
     // A .htaccess file given with --root: its rewrite checked in that configuration, as fix --root does.
     // One rewritten with the server config (fix --root over both) has its part of that rewrite.
-    const joint = root && context === 'htaccess' ? jointHtaccessPart(root, file, l.decoded.text, o.root ?? '', together, diskHost, null) : null;
+    const joint = root && context === 'htaccess' ? jointHtaccessPart(root, file, l.decoded.text, o.root ?? '', together, diskHost, made) : null;
     if (joint) a = l.service.withRewriteInConfiguration(a, { edits: joint.edits, root: nodePath.basename(o.root!) });
     else if (root && context === 'htaccess') {
       const r = migrateHtaccessInContext(root.doc, nodePath.dirname(file.absolute), l.decoded.text, root.origins, diskHost);
@@ -736,18 +740,20 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
     const target = o.httpdVersion ?? l.project?.httpdVersion;
     if (target) extra.push(...l.service.versionFindings(a, target));
     a = l.service.addFindings(a, extra);
-    reports.push(toReport(file, l.service, a));
+    if (context !== 'htaccess') for (const f of a.findings) for (const x of f.fixes ?? []) if (x.preferred && x.rewriteKey) made.add(x.rewriteKey);
+    reports.push({ at, report: toReport(file, l.service, a) });
   }
   for (const e of errors) session.reportIoError(e.path, e.message);
   session.reportSkipped();
   const badProject = session.reportProjectProblems();
 
-  if (o.format === 'json') io.stdout.write(formatJson(reports));
-  else if (o.format === 'sarif') io.stdout.write(formatSarif(reports, [...RULES, ...CONFIGURATION_RULES], packageVersion));
-  else io.stdout.write(formatText(reports));
+  const ordered = reports.sort((x, y) => x.at - y.at).map((r) => r.report);
+  if (o.format === 'json') io.stdout.write(formatJson(ordered));
+  else if (o.format === 'sarif') io.stdout.write(formatSarif(ordered, [...RULES, ...CONFIGURATION_RULES], packageVersion));
+  else io.stdout.write(formatText(ordered));
 
   if (session.ioErrors > 0 || badProject) return 2;
-  const serious = reports.some((r) => r.diagnostics.some((d) => severityAtLeast(d.severity, 'warning')));
+  const serious = ordered.some((r) => r.diagnostics.some((d) => severityAtLeast(d.severity, 'warning')));
   return serious && !o.exitZero ? 1 : 0;
 }
 
