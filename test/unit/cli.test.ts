@@ -1009,6 +1009,23 @@ describe('cli: fix', () => {
     assert.equal(fs.readFileSync(path.join(site, 'sub/.htaccess'), 'utf8'), 'Allow from all\n');
   });
 
+  // httpd reads the first of the AccessFileName names that exists in a folder and no other (httpd
+  // 2.4: `.acl` with `Require all denied` beside `.htaccess` with `Require all granted` answers
+  // 403, and the other way round 200). Both were read (a black-box run of random trees: the
+  // server's `Require ip` was checked against a `.htaccess` httpd never reads, while the `.acl` it
+  // does read replaced it: 403 became 200).
+  it('with --root, only the first AccessFileName that exists in a folder counts', async () => {
+    const site = path.join(tmp, 'af');
+    const conf = ['Listen 80', 'AccessFileName .acl .htaccess', `DocumentRoot "${site}"`, `<Directory "${site}">`, '    AllowOverride All', '    Order allow,deny', '    Allow from 127.0.0.5', '</Directory>', ''].join('\n');
+    tree({ 'af.conf': conf, 'af/sub/.acl': 'Require all granted\n', 'af/sub/.htaccess': 'Require all denied\n', 'af/sub/a.html': 'x\n' });
+    const r = await run(['fix', '--write', '--root', 'af.conf', 'af.conf'], tmp);
+    assert.equal(fs.readFileSync(path.join(tmp, 'af.conf'), 'utf8'), conf, r.err);
+    // With the .acl gone, the .htaccess is the one read, and the rewrite is exact with it.
+    fs.rmSync(path.join(site, 'sub/.acl'));
+    const again = await run(['fix', '--write', '--root', 'af.conf', 'af.conf'], tmp);
+    assert.match(again.err, /applied 1 fix in 1 of 1 file/, again.err);
+  });
+
   it('with --root, a .htaccess whose subdirectories were not all read is not planned with the server config', async () => {
     const site = path.join(tmp, 'jk');
     const conf = ['Listen 80', `DocumentRoot "${site}"`, `<Directory "${site}">`, '    AllowOverride All', '    Require all granted', '</Directory>', `<Directory "${site}/a">`, '    AllowOverride Limit', '</Directory>', ''].join('\n');

@@ -497,6 +497,8 @@ export function explainOnDisk(input: DiskExplainInput): ExplainResult & { htacce
         for (let i = 0; i < bodyLines; i++) o.push({ path: file, line: i });
         o.push({ path: file, line: Math.max(0, bodyLines - 1) });
         inserts.push({ text: wrapped, origins: o });
+        // The first of the AccessFileName names that exists is the only one httpd reads there.
+        break;
       }
     }
     if (inserts.length) {

@@ -95,6 +95,7 @@ export function htaccessUnder(
     if (below && d === root) return false;
     // A file httpd never reads sets nothing (a folder below with `AllowOverride None`).
     if (!reads(d)) return false;
+    // httpd reads the first of the AccessFileName names that exists in a folder, and no other.
     for (const name of names) {
       const file = (d === '/' ? '' : d) + '/' + name;
       const body = reader.readFile(file);
@@ -104,6 +105,7 @@ export function htaccessUnder(
         found = file;
         return true;
       }
+      break;
     }
     return false;
   });
@@ -448,6 +450,8 @@ function parentCopies(config: ConfigDocument, vhost: SectionNode | null, dir: st
       const { fatal, skip } = checkHtaccess(pdoc, ov);
       if (fatal || skip.length) return { why: `httpd cannot read the .htaccess of a parent directory (${file}) as it is${fatal ? ` (${fatal.effect})` : ''}.` };
       out.push({ file, text: directoryCopy(parent, body) });
+      // (The first of the AccessFileName names that exists is the only one httpd reads.)
+      break;
     }
   }
   return out;
@@ -474,13 +478,15 @@ function childCopies(config: ConfigDocument, vhost: SectionNode | null, dir: str
       const body = reader.readFile(file);
       if (body === undefined) continue;
       const cdoc = parse(body);
-      if (!cdoc.errors.length && !cdoc.directives.some((d) => isAccessKey(d.key))) continue;
+      // The first of the AccessFileName names that exists is the only one httpd reads there.
+      if (!cdoc.errors.length && !cdoc.directives.some((d) => isAccessKey(d.key))) break;
       const { fatal, skip } = cdoc.errors.length ? { fatal: null, skip: [] } : checkHtaccess(cdoc, ov);
       if (cdoc.errors.length || fatal || skip.length || /\r(?!\n)/.test(body)) refused = `httpd cannot read the .htaccess of a subdirectory (${file}) as it is${fatal ? ` (${fatal.effect})` : ''}.`;
       if (refused) return true;
       // One with host rules of its own is read as it stays for now (mod_access_compat still reads
       // it): this file's rewrite must answer as before with it, and it is rewritten after this one.
       out.push({ file, text: directoryCopy(sub, body), ...(hasHostRules(body) ? { keep: true } : {}) });
+      break;
     }
     return false;
   });
@@ -557,11 +563,13 @@ export function spliceHtaccessFiles(config: ConfigDocument, origins: ReadonlyArr
           const body = reader.readFile(file);
           if (body === undefined) continue;
           const hdoc = parse(body);
-          if (!hdoc.errors.length && !hdoc.directives.some((d) => isAccessKey(d.key))) continue;
+          // The first of the AccessFileName names that exists is the only one httpd reads there.
+          if (!hdoc.errors.length && !hdoc.directives.some((d) => isAccessKey(d.key))) break;
           const { fatal, skip } = hdoc.errors.length ? { fatal: true, skip: [] } : checkHtaccess(hdoc, ov);
           // One httpd cannot read as it is, or with a line break the configuration would count otherwise.
           if (fatal || skip.length || /\r(?!\n)/.test(body)) bad = true;
           else copies[h].set(file, { folder, body });
+          break;
         }
       });
       // A copy at the top level is read by every virtual host as well (they inherit the main
