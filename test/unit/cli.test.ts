@@ -994,6 +994,24 @@ describe('cli: fix', () => {
     assert.equal(fs.readFileSync(path.join(site, 'sub/.htaccess'), 'utf8'), 'Require all granted\n');
   });
 
+  // httpd matches <Directory> and AllowOverride against the path it reaches, links not followed:
+  // through an Alias to a link into the folder, the rewritten .htaccess met other sections (a
+  // black-box run: 200 became 500 where its Require valid-user found no AuthType). Such a folder
+  // is not planned with the server config.
+  it('with --root, a folder that an Alias reaches through a link is not planned with the server config', async () => {
+    const site = path.join(tmp, 'sl/site');
+    const conf = ['Listen 80', `DocumentRoot "${site}"`, `Alias /al "${path.join(tmp, 'sl/link')}"`, `<Directory "${site}">`, '    AllowOverride All', '    Order deny,allow', '    Deny from all', '    Allow from 127.0.0.5', '</Directory>', ''].join('\n');
+    tree({ 'sl.conf': conf, 'sl/site/sub/.htaccess': 'Allow from all\n' });
+    fs.symlinkSync(site, path.join(tmp, 'sl/link'));
+    await run(['fix', '--write', '--root', 'sl.conf', 'sl.conf', 'sl/site'], tmp);
+    assert.equal(fs.readFileSync(path.join(site, 'sub/.htaccess'), 'utf8'), 'Allow from all\n');
+    // Without the link, the two are rewritten together.
+    fs.rmSync(path.join(tmp, 'sl/link'));
+    fs.writeFileSync(path.join(tmp, 'sl.conf'), conf);
+    const r = await run(['fix', '--write', '--root', 'sl.conf', 'sl.conf', 'sl/site'], tmp);
+    assert.match(r.err, /applied 2 fixes in 2 of 2 files/, r.err);
+  });
+
   it('with --root, a .htaccess does not make its part of a rewrite whose server part is not made', async () => {
     // One rewrite for the site and another folder (a <Files> section joins them); a .htaccess in the
     // other folder that httpd cannot read leaves the server's rewrite one to check by hand, so

@@ -578,13 +578,57 @@ function splicedView(c: { doc: ConfigDocument; real: Array<{ path: string; line:
   // subdirectories' files, which the one plan must read as they are or rewrite with it.
   const known = [...(w.htaccessKnown ?? [])].map((d) => (d.length > 1 ? d.replace(/\/+$/, '') : d));
   const inKnown = (p: string) => known.some((d) => p.startsWith(d === '/' ? '/' : d + '/'));
-  const joint = new Set([...(w.kept ?? [])].filter((p) => together.has(realPath(p)) && inKnown(p) && rewritableWithServer(c.doc, p)));
+  const joint = new Set([...(w.kept ?? [])].filter((p) => together.has(realPath(p)) && inKnown(p) && rewritableWithServer(c.doc, p) && !reachedOtherwise(c.doc, p, known)));
   const kept = w.kept ? new Set([...w.kept].filter((p) => !joint.has(p))) : undefined;
   const keptReal = kept ? new Set([...kept].map(realPath)) : undefined;
   // (The spliced files' lines name them as the configuration does, which may not be the real path.)
   const alone = new Set([...together].filter((p) => !keptReal?.has(p)));
   for (const p of joint) alone.add(p);
   return { ...w, ...(kept ? { kept } : {}), path, root: nodePath.basename(root), together: alone };
+}
+
+/**
+ * Whether httpd may reach a `.htaccess` file's folder by another path than its own, which the
+ * model does not follow (its `<Directory>` sections and AllowOverride are those of the path
+ * reached): a DocumentRoot or Alias target that is a symbolic link into it or above it, a folder
+ * linked to under the directory the files were read from, or mappings the model cannot place
+ * (AliasMatch, ScriptAliasMatch, UserDir). A black-box run found an Alias through a link into the
+ * folder answering 500 where the rewritten file's `Require valid-user` met no AuthType there.
+ */
+function reachedOtherwise(doc: ConfigDocument, file: string, known: readonly string[]): boolean {
+  const folder = nodePath.dirname(file);
+  const related = (a: string, b: string) => a === b || a.startsWith(b === '/' ? '/' : b + '/') || b.startsWith(a === '/' ? '/' : a + '/');
+  for (const d of doc.directives) {
+    if (d.key === 'aliasmatch' || d.key === 'scriptaliasmatch' || (d.key === 'userdir' && d.args[0]?.value.toLowerCase() !== 'disabled')) return true;
+    const target = d.key === 'documentroot' ? d.args[0]?.value : d.key === 'alias' || d.key === 'scriptalias' ? d.args[1]?.value : undefined;
+    if (!target || !nodePath.isAbsolute(target)) continue;
+    const plain = nodePath.resolve(target);
+    let real: string;
+    try {
+      real = fs.realpathSync(plain);
+    } catch {
+      continue;
+    }
+    if (real !== plain && related(real, folder)) return true;
+  }
+  // Links under the directory whose files were read (the walk does not follow them).
+  for (const top of known) {
+    if (!folder.startsWith(top === '/' ? '/' : top + '/') && folder !== top) continue;
+    const queue = [top];
+    for (let i = 0; i < queue.length && i < 5000; i++) {
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(queue[i], { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of entries) {
+        if (e.isSymbolicLink()) return true;
+        if (e.isDirectory()) queue.push(nodePath.join(queue[i], e.name));
+      }
+    }
+  }
+  return false;
 }
 
 /**
