@@ -578,7 +578,15 @@ function splicedView(c: { doc: ConfigDocument; real: Array<{ path: string; line:
   // subdirectories' files, which the one plan must read as they are or rewrite with it.
   const known = [...(w.htaccessKnown ?? [])].map((d) => (d.length > 1 ? d.replace(/\/+$/, '') : d));
   const inKnown = (p: string) => known.some((d) => p.startsWith(d === '/' ? '/' : d + '/'));
-  const joint = new Set([...(w.kept ?? [])].filter((p) => together.has(realPath(p)) && inKnown(p) && rewritableWithServer(c.doc, p) && !reachedOtherwise(c.doc, p, known)));
+  // (What the disk and the configuration say of a file is worked out once per configuration: each file of the run asks.)
+  let asked = jointOf.get(c);
+  if (!asked) jointOf.set(c, (asked = new Map()));
+  const jointable = (p: string): boolean => {
+    let r = asked!.get(p);
+    if (r === undefined) asked!.set(p, (r = inKnown(p) && rewritableWithServer(c.doc, p) && !reachedOtherwise(c.doc, p, known)));
+    return r;
+  };
+  const joint = new Set([...(w.kept ?? [])].filter((p) => together.has(realPath(p)) && jointable(p)));
   const kept = w.kept ? new Set([...w.kept].filter((p) => !joint.has(p))) : undefined;
   const keptReal = kept ? new Set([...kept].map(realPath)) : undefined;
   // (The spliced files' lines name them as the configuration does, which may not be the real path.)
@@ -669,6 +677,7 @@ function jointHtaccessPart(
   }
 }
 const withHtaccessOf = new WeakMap<object, ConfigurationView>();
+const jointOf = new WeakMap<object, Map<string, boolean>>();
 
 /** The files of a run by real path: they are rewritten together, so a rewrite spanning several of them gives each its part. */
 function runPaths(files: readonly FoundFile[]): ReadonlySet<string> {
