@@ -41,8 +41,11 @@ const COMPAT = /^\s*(order|allow|deny|satisfy)\b/im;
  * text first; the file is parsed only when a line starts with one of those words.
  */
 export function hasHostRules(text: string): boolean {
-  if (!COMPAT.test(text)) return false;
-  const doc = parse(text);
+  return COMPAT.test(text) && hostRulesIn(parse(text));
+}
+
+/** The same for a file already parsed. */
+function hostRulesIn(doc: ConfigDocument): boolean {
   return doc.directives.some((d) => COMPAT_KEYS.has(d.key) && !only22Inside(d.parent));
 }
 
@@ -445,8 +448,8 @@ function parentCopies(config: ConfigDocument, vhost: SectionNode | null, dir: st
       const file = (parent === '/' ? '' : parent) + '/' + name;
       const body = reader.readFile(file);
       if (body === undefined) continue;
-      if (hasHostRules(body)) return { why: `the .htaccess of a parent directory (${file}) has host rules of its own, which this file inherits: migrate that one first, then this one.` };
       const pdoc = parse(body);
+      if (hostRulesIn(pdoc)) return { why: `the .htaccess of a parent directory (${file}) has host rules of its own, which this file inherits: migrate that one first, then this one.` };
       const { fatal, skip } = checkHtaccess(pdoc, ov);
       if (fatal || skip.length) return { why: `httpd cannot read the .htaccess of a parent directory (${file}) as it is${fatal ? ` (${fatal.effect})` : ''}.` };
       out.push({ file, text: directoryCopy(parent, body) });
@@ -485,7 +488,7 @@ function childCopies(config: ConfigDocument, vhost: SectionNode | null, dir: str
       if (refused) return true;
       // One with host rules of its own is read as it stays for now (mod_access_compat still reads
       // it): this file's rewrite must answer as before with it, and it is rewritten after this one.
-      out.push({ file, text: directoryCopy(sub, body), ...(hasHostRules(body) ? { keep: true } : {}) });
+      out.push({ file, text: directoryCopy(sub, body), ...(hostRulesIn(cdoc) ? { keep: true } : {}) });
       break;
     }
     return false;
