@@ -271,11 +271,12 @@ export class ApacheConfService {
    * the new text of each file that changes (files that do not change are
    * left out).
    */
-  migrateFiles(files: AnalyzeInput[]): Array<{ uri: string; before: string; after: string; fixes: number }> {
-    const out: Array<{ uri: string; before: string; after: string; fixes: number }> = [];
+  migrateFiles(files: AnalyzeInput[]): Array<{ uri: string; before: string; after: string; fixes: number; rewrites: string[] }> {
+    const out: Array<{ uri: string; before: string; after: string; fixes: number; rewrites: string[] }> = [];
     for (const f of files) {
       const fixed = this.fixText(f);
-      if (fixed.text !== f.text) out.push({ uri: f.uri ?? 'untitled:config', before: f.text, after: fixed.text, fixes: fixed.applied });
+      // (rewrites: those of the whole configuration whose part in this file was made, see fixText.)
+      if (fixed.text !== f.text) out.push({ uri: f.uri ?? 'untitled:config', before: f.text, after: fixed.text, fixes: fixed.applied, rewrites: [...fixed.rewrites] });
     }
     return out;
   }

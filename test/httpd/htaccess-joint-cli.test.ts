@@ -27,7 +27,7 @@ import { runCli } from '../../server/src/cli/cli';
 const COMPAT = /^\s*(order|allow|deny|satisfy)\b/im;
 
 /** The case as files on disk: a root file whose one virtual host includes the case's body, and the .htaccess files under its document root. */
-async function fixWithCli(c: JointCase, base: string): Promise<JointResult & { out: string }> {
+export async function fixWithCli(c: JointCase, base: string): Promise<JointResult & { out: string }> {
   const dir = path.join(base, c.id);
   const docroot = path.join(dir, 'docroot');
   const toDisk = (t: string) => t.split('@DOCROOT@').join(docroot).split('@USERS@').join(path.join(dir, 'users')).split('@GROUPS@').join(path.join(dir, 'groups'));
@@ -48,7 +48,7 @@ async function fixWithCli(c: JointCase, base: string): Promise<JointResult & { o
 }
 
 /** Private sites with a public folder: the .htaccess opens what the server config closes. */
-const OPEN_BELOW: JointCase[] = [
+export const OPEN_BELOW: JointCase[] = [
   {
     id: 'open-below',
     server: 'SetEnvIf X-Flag ^yes FLAG\n<Directory "@DOCROOT@">\nAllowOverride All\nOrder deny,allow\nDeny from all\nAllow from 127.0.0.2\n</Directory>',

@@ -10,13 +10,14 @@ import * as fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { version as packageVersion } from '../../../package.json';
 import { createService, RULES, severityAtLeast, type ApacheConfService, type Analysis, type ReportedFinding, type ServiceSettings, INHERITED_DECLARATIONS, type InheritedDeclaration } from '../service';
-import { applyEdits, decode, encode, parse, type ConfigDocument, type DecodedFile, type OffsetEdit, type SectionNode } from '../syntax';
+import { decode, encode, parse, type ConfigDocument, type DecodedFile, type OffsetEdit, type SectionNode } from '../syntax';
 import { flattenGraph } from '../features/explain';
-import { hasHostRules, htaccessUnder, migrateHtaccessInContext, NO_HOST_RULES, rewritableWithServer, viewWithHtaccess, type HtaccessReader } from '../features/htaccess-context';
+import { hasHostRules, htaccessUnder, migrateHtaccessInContext, NO_HOST_RULES, type HtaccessReader } from '../features/htaccess-context';
 import { allAccessFileNames, overridesFor, virtualHosts } from '../features/explain-disk';
-import { diskHost } from '../model/disk';
+import { diskHost, diskLinks } from '../model/disk';
+import { JointPlanner } from '../features/joint-htaccess';
 import type { HtaccessUnder } from '../rules';
-import { openDirectories, plansInConfiguration, type ConfigurationView } from '../access';
+import { openDirectories, type ConfigurationView } from '../access';
 import { FILE_CONTEXTS, defaultContextFor, type FileContext } from '../model/context';
 import { SEVERITY_SETTINGS, type Finding, type SeveritySetting } from '../rules/types';
 import { ALL_RULE_IDS, CONFIGURATION_RULES, getRuleInfo } from '../rules';
@@ -561,89 +562,23 @@ function configurationFor(
   if (!c) return undefined;
   const path = realPath(file.absolute);
   if (!c.real.some((o) => o.path === path)) return undefined;
-  return splicedView(c, path, root, together, reader);
+  return plannerOf(c, reader).view(path, root, together);
 }
 
 /**
- * The configuration with the .htaccess files httpd reads in it spliced in: a rewrite they could
- * change is checked with them. Those of the run that every host reading them lets use `Require`
- * (rewritableWithServer) are planned with the server config, and each file makes its part of a
- * rewrite of the two (see jointHtaccessPart); the others' lines stay as they are (their own run
- * plans them in the configuration the server's rewrite leaves).
+ * The joint plans of a --root configuration (features/joint-htaccess.ts): the .htaccess files httpd
+ * reads in it are spliced in, those of the run that may be are planned with the server config, and
+ * each file makes its part of a rewrite of the two. Made once per configuration (the first reader
+ * given is the one the .htaccess files are read with: as they were before the run).
  */
-function splicedView(c: { doc: ConfigDocument; real: Array<{ path: string; line: number }> }, path: string, root: string, together: ReadonlySet<string>, reader: HtaccessReader): ConfigurationView {
-  let w = withHtaccessOf.get(c);
-  if (!w) withHtaccessOf.set(c, (w = viewWithHtaccess({ doc: c.doc, origins: c.real, path: '', root: '' }, reader)));
-  // Only where every .htaccess file around it went in (a known directory): its parents' and its
-  // subdirectories' files, which the one plan must read as they are or rewrite with it.
-  const known = [...(w.htaccessKnown ?? [])].map((d) => (d.length > 1 ? d.replace(/\/+$/, '') : d));
-  const inKnown = (p: string) => known.some((d) => p.startsWith(d === '/' ? '/' : d + '/'));
-  // (What the disk and the configuration say of a file is worked out once per configuration: each file of the run asks.)
-  let asked = jointOf.get(c);
-  if (!asked) jointOf.set(c, (asked = new Map()));
-  const jointable = (p: string): boolean => {
-    let r = asked!.get(p);
-    if (r === undefined) asked!.set(p, (r = inKnown(p) && rewritableWithServer(c.doc, p) && !reachedOtherwise(c.doc, p, known)));
-    return r;
-  };
-  const joint = new Set([...(w.kept ?? [])].filter((p) => together.has(realPath(p)) && jointable(p)));
-  const kept = w.kept ? new Set([...w.kept].filter((p) => !joint.has(p))) : undefined;
-  const keptReal = kept ? new Set([...kept].map(realPath)) : undefined;
-  // (The spliced files' lines name them as the configuration does, which may not be the real path.)
-  const alone = new Set([...together].filter((p) => !keptReal?.has(p)));
-  for (const p of joint) alone.add(p);
-  return { ...w, ...(kept ? { kept } : {}), path, root: nodePath.basename(root), together: alone };
+function plannerOf(c: { doc: ConfigDocument; real: Array<{ path: string; line: number }> }, reader: HtaccessReader): JointPlanner {
+  let p = planners.get(c);
+  if (!p) planners.set(c, (p = new JointPlanner(c, reader, diskLinks)));
+  return p;
 }
+const planners = new WeakMap<object, JointPlanner>();
 
-/**
- * Whether httpd may reach a `.htaccess` file's folder by another path than its own, which the
- * model does not follow (its `<Directory>` sections and AllowOverride are those of the path
- * reached): a DocumentRoot or Alias target that is a symbolic link into it or above it, a folder
- * linked to under the directory the files were read from, or mappings the model cannot place
- * (AliasMatch, ScriptAliasMatch, UserDir). A black-box run found an Alias through a link into the
- * folder answering 500 where the rewritten file's `Require valid-user` met no AuthType there.
- */
-function reachedOtherwise(doc: ConfigDocument, file: string, known: readonly string[]): boolean {
-  const folder = nodePath.dirname(file);
-  const related = (a: string, b: string) => a === b || a.startsWith(b === '/' ? '/' : b + '/') || b.startsWith(a === '/' ? '/' : a + '/');
-  for (const d of doc.directives) {
-    if (d.key === 'aliasmatch' || d.key === 'scriptaliasmatch' || (d.key === 'userdir' && d.args[0]?.value.toLowerCase() !== 'disabled')) return true;
-    const target = d.key === 'documentroot' ? d.args[0]?.value : d.key === 'alias' || d.key === 'scriptalias' ? d.args[1]?.value : undefined;
-    if (!target || !nodePath.isAbsolute(target)) continue;
-    const plain = nodePath.resolve(target);
-    let real: string;
-    try {
-      real = fs.realpathSync(plain);
-    } catch {
-      continue;
-    }
-    if (real !== plain && related(real, folder)) return true;
-  }
-  // Links under the directory whose files were read (the walk does not follow them).
-  for (const top of known) {
-    if (!folder.startsWith(top === '/' ? '/' : top + '/') && folder !== top) continue;
-    const queue = [top];
-    for (let i = 0; i < queue.length && i < 5000; i++) {
-      let entries: fs.Dirent[];
-      try {
-        entries = fs.readdirSync(queue[i], { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      for (const e of entries) {
-        if (e.isSymbolicLink()) return true;
-        if (e.isDirectory()) queue.push(nodePath.join(queue[i], e.name));
-      }
-    }
-  }
-  return false;
-}
-
-/**
- * A .htaccess file's part of the rewrites planned with the server config (splicedView), as edits
- * of its text: null when it is not planned with it, or its lines get no rewrite there. The server
- * config's files of the same run make their parts of the same plan.
- */
+/** A .htaccess file's part of the rewrites planned with the server config (see JointPlanner.part). */
 function jointHtaccessPart(
   c: { doc: ConfigDocument; real: Array<{ path: string; line: number }> },
   file: FoundFile,
@@ -654,30 +589,8 @@ function jointHtaccessPart(
   /** The rewrites whose parts in the server config's files the run made (fixText's rewrites; for check, their preferred fixes). */
   made: ReadonlySet<string>,
 ): { text: string; applied: number; edits: OffsetEdit[] } | null {
-  const real = realPath(file.absolute);
-  const w = splicedView(c, real, root, together, reader);
-  const spliced = [...(withHtaccessOf.get(c)?.kept ?? [])].find((p) => realPath(p) === real);
-  if (!spliced || w.kept?.has(spliced)) return null;
-  const plans = plansInConfiguration({ ...w, path: spliced }, parse(text));
-  if (!plans) return null;
-  const edits = new Map<string, OffsetEdit>();
-  let sections = 0;
-  for (const sp of new Set(plans.values())) {
-    // A rewrite with parts in other files only where those were made: half of one is not exact.
-    if (!sp.exact || (sp.partsIn?.length && !made.has(sp.rewriteKey ?? ''))) continue;
-    sections++;
-    for (const e of sp.exact.edits) edits.set(`${e.start}:${e.end}:${e.newText}`, e);
-  }
-  if (!sections) return null;
-  try {
-    const list = [...edits.values()].sort((a, b) => a.start - b.start || a.end - b.end);
-    return { text: applyEdits(text, list), applied: sections, edits: list };
-  } catch {
-    return null;
-  }
+  return plannerOf(c, reader).part(realPath(file.absolute), text, root, together, made);
 }
-const withHtaccessOf = new WeakMap<object, ConfigurationView>();
-const jointOf = new WeakMap<object, Map<string, boolean>>();
 
 /** The files of a run by real path: they are rewritten together, so a rewrite spanning several of them gives each its part. */
 function runPaths(files: readonly FoundFile[]): ReadonlySet<string> {
@@ -980,7 +893,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
   const badProject = session.reportProjectProblems();
   // The .htaccess files with host rules the server config was planned with, that this run leaves alone.
   if (rootConfig) {
-    const view = withHtaccessOf.get(rootConfig);
+    const view = planners.get(rootConfig)?.withHtaccess();
     const given = new Set(files.map((f) => realPath(f.absolute)));
     const left = [...(view?.kept ?? [])].filter((p) => !given.has(realPath(p)) && hasHostRules(diskHost.readFile(p) ?? ''));
     if (left.length) {

@@ -24,6 +24,8 @@ import { fileUriToPath, pathToFileUri } from '../features/paths';
 import { diskReader, type ConfigWorkspace, type FolderConfiguration } from './workspace';
 import type { LspSettings } from './settings';
 import { htaccessInContext } from './htaccess';
+import { JointPlanner } from '../features/joint-htaccess';
+import { diskLinks } from '../model/disk';
 import { findHttpdBinary, httpdDiagnostics, runHttpdCheck, type HttpdRun } from './httpd';
 
 export interface CommandContext {
@@ -226,15 +228,27 @@ const migrateWorkspace: ServerCommand = {
     // spanning several of them gives each its part, when every one is as the graph read it.
     const clean = scope === 'configuration' && conf?.graph ? conf.graph.files.every((f) => { const d = open.get(f.path); return !d || d.getText() === f.doc.text; }) : false;
     const together = clean && conf?.graph ? new Set(conf.graph.files.map((f) => f.path)) : undefined;
+    // In a trusted workspace, the .htaccess files httpd reads in the configuration may be planned
+    // with the server config and each make their part of a rewrite of the two (as fix --root does
+    // with the files it is given: here every one of them is in the edit).
+    const joint = scope === 'configuration' && clean && ctx.trusted && conf?.graph && conf.root ? jointPlannerFor(ctx, conf.graph, open) : null;
+    const jointTogether = joint && conf?.graph ? new Set([...conf.graph.files.map((f) => diskLinks.realPath(f.path)), ...[...joint.htaccessFiles()].map((p) => diskLinks.realPath(p))]) : undefined;
+    /** The rewrites planned with the .htaccess files whose parts in the server config's files were made. */
+    const made = new Set<string>();
     /** What each changed file becomes. */
     const afterByUri = new Map<string, string>();
     for (const input of inputs) {
       if (scope === 'configuration') {
-        const configuration = ctx.configuration(input.uri, input.text, input.context ?? 'server');
-        if (configuration) input.configuration = together ? { ...configuration, together } : configuration;
+        const real = joint && jointTogether && input.context !== 'htaccess' && input.context !== undefined ? diskLinks.realPath(fileUriToPath(input.uri) ?? '') : undefined;
+        if (joint && jointTogether && real && joint.configuration.real.some((o) => o.path === real)) input.configuration = joint.view(real, conf!.root!, jointTogether);
+        else {
+          const configuration = ctx.configuration(input.uri, input.text, input.context ?? 'server');
+          if (configuration) input.configuration = together ? { ...configuration, together } : configuration;
+        }
       }
       const [changed] = ctx.serviceFor(input.uri).migrateFiles([input]);
       if (!changed) continue;
+      for (const k of changed.rewrites) made.add(k);
       afterByUri.set(input.uri, changed.after);
       const doc = input.doc ?? TextDocument.create(input.uri, 'apacheconf', 0, input.text);
       const edit = minimalEdit(doc, changed.after);
@@ -250,7 +264,8 @@ const migrateWorkspace: ServerCommand = {
     // The .htaccess files httpd reads in the configuration, each rewritten under what the server
     // config's files become in this edit (as `fix --root` does), parents before children.
     if (scope === 'configuration' && clean && ctx.trusted && conf?.graph) {
-      for (const h of htaccessRewrites(ctx, conf.graph, afterByUri, open)) {
+      const parts = joint && jointTogether ? { planner: joint, together: jointTogether, made, root: conf.root ?? '' } : undefined;
+      for (const h of htaccessRewrites(ctx, conf.graph, afterByUri, open, parts)) {
         const doc = open.get(h.path) ?? TextDocument.create(h.uri, 'apacheconf', 0, h.text);
         const edit = minimalEdit(doc, h.after);
         if (!edit) continue;
@@ -287,7 +302,14 @@ const migrateWorkspace: ServerCommand = {
  * have host rules, under the configuration as `after` (uri → new text) leaves its files; each is
  * read under the rewrites of the ones above it.
  */
-function htaccessRewrites(ctx: CommandContext, graph: ConfigGraph, after: ReadonlyMap<string, string>, open: ReadonlyMap<string, TextDocument>): Array<{ uri: string; path: string; text: string; after: string }> {
+function htaccessRewrites(
+  ctx: CommandContext,
+  graph: ConfigGraph,
+  after: ReadonlyMap<string, string>,
+  open: ReadonlyMap<string, TextDocument>,
+  /** The joint plans of the configuration as it was, and the rewrites whose server parts the edit makes. */
+  parts?: { planner: JointPlanner; together: ReadonlySet<string>; made: ReadonlySet<string>; root: string },
+): Array<{ uri: string; path: string; text: string; after: string }> {
   const texts = new Map<string, string>();
   for (const f of graph.files) {
     const text = after.get(open.get(f.path)?.uri ?? pathToFileUri(f.path));
@@ -300,18 +322,39 @@ function htaccessRewrites(ctx: CommandContext, graph: ConfigGraph, after: Readon
   if (flat.truncated || graph.truncated) return [];
   const done = new Map<string, string>();
   const reader = { readFile: (p: string) => done.get(p) ?? open.get(p)?.getText() ?? ctx.workspace.readText(p), listDir: (p: string) => ctx.workspace.listDir(p) };
-  const found = spliceHtaccessFiles(flat.doc, flat.origins, openDirectories(flat.doc), reader).files;
+  const found = new Set(spliceHtaccessFiles(flat.doc, flat.origins, openDirectories(flat.doc), reader).files);
+  // Those planned with the server config make their part of its rewrites (read as they were).
+  if (parts) for (const p of parts.planner.htaccessFiles()) found.add(p);
   const out: Array<{ uri: string; path: string; text: string; after: string }> = [];
   const depth = (p: string) => p.split('/').length;
   for (const path of [...found].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1))) {
     const text = reader.readFile(path);
-    if (text === undefined || !hasHostRules(text)) continue;
+    if (text === undefined) continue;
+    const part = parts ? parts.planner.part(diskLinks.realPath(path), text, parts.root, parts.together, parts.made) : null;
+    if (part) {
+      done.set(path, part.text);
+      if (part.text !== text) out.push({ uri: open.get(path)?.uri ?? pathToFileUri(path), path, text, after: part.text });
+      continue;
+    }
+    if (!hasHostRules(text)) continue;
     const r = migrateHtaccessInContext(flat.doc, nodePath.dirname(path), text, flat.origins, reader);
     if (r.text === null) continue;
     done.set(path, r.text);
     out.push({ uri: open.get(path)?.uri ?? pathToFileUri(path), path, text, after: r.text });
   }
   return out;
+}
+
+/**
+ * The joint plans of a configuration (features/joint-htaccess.ts), its .htaccess files read as the
+ * editor has them (open ones as typed); null when the graph was cut at the limits.
+ */
+function jointPlannerFor(ctx: CommandContext, graph: ConfigGraph, open: ReadonlyMap<string, TextDocument>): JointPlanner | null {
+  const flat = flattenGraph(graph);
+  if (flat.truncated || graph.truncated) return null;
+  const reader = { readFile: (p: string) => open.get(p)?.getText() ?? ctx.workspace.readText(p), listDir: (p: string) => ctx.workspace.listDir(p) };
+  // (By real path, as the files of the edit are told apart: a file included through a link is one file.)
+  return new JointPlanner({ doc: flat.doc, real: flat.origins.map((o) => ({ path: diskLinks.realPath(o.path), line: o.line })) }, reader, diskLinks);
 }
 
 // ---- explain access --------------------------------------------------------------------

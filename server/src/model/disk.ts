@@ -55,3 +55,21 @@ export const diskReader = {
     }
   },
 };
+
+/** Real paths and symbolic links on disk, for the plans of a server config with its `.htaccess` files (features/joint-htaccess.ts). */
+export const diskLinks = {
+  realPath(p: string): string {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return p;
+    }
+  },
+  entries(dir: string): Array<{ name: string; directory: boolean; link: boolean }> | undefined {
+    try {
+      return fs.readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, directory: e.isDirectory(), link: e.isSymbolicLink() }));
+    } catch {
+      return undefined;
+    }
+  },
+};
