@@ -84,6 +84,26 @@ describe('rule invalid-require', () => {
   ]);
 });
 
+describe('invalid-require in a .htaccess file: repairs offered, not applied by a migration', () => {
+  // httpd answers 500 under the folder while such a line is there (test/httpd/htaccess-repairs.test.ts):
+  // the repair changes that, so it is not one of the fixes a migration applies on its own.
+  for (const [name, text, kind] of [
+    ['Order with a space', 'Order deny, allow\nDeny from all\n', 'order-args'],
+    ['a provider in capitals', 'Require IP 10.1\n', 'provider-case'],
+  ] as const) {
+    it(name, () => {
+      const [inServer] = invalidRequireRule.check({ doc: parse(d(text.trimEnd())), fileContext: 'server' }).filter((f) => (f.data as { kind?: string }).kind === kind);
+      assert.equal(inServer.fixes?.[0].preferred, true, 'in the server config (httpd does not start) it is the preferred fix');
+      const [inHtaccess] = invalidRequireRule.check({ doc: parse(text), fileContext: 'htaccess' }).filter((f) => (f.data as { kind?: string }).kind === kind);
+      const fix = inHtaccess.fixes?.[0];
+      assert.ok(fix, 'a repair is offered');
+      assert.ok(!fix.preferred, 'not preferred');
+      assert.match(fix.title, /httpd answers 500 under this folder as the file stands/);
+      assert.equal(createService().fixText({ text, uri: 'file:///srv/www/.htaccess', context: 'htaccess' }).text, text, 'fix leaves the file as it is');
+    });
+  }
+});
+
 describe('rule dead-require', () => {
   run(viaRule(deadRequireRule), [
     { name: 'sibling of Require all granted', text: d('  Require all granted\n  Require ip 10.1'), want: [['decided-by-sibling', 'Require ip 10.1']] },

@@ -48,6 +48,17 @@ describe('rule syntax', () => {
     assert.deepEqual(f.fixes, [{ title: 'Remove the byte order mark', edits: [{ start: 0, end: 1, newText: '' }], preferred: true }]);
   });
 
+  // httpd answers 500 under a .htaccess file's folder while it starts with a mark
+  // (test/httpd/htaccess-repairs.test.ts): deleting it changes that, so fix does not do it on its own.
+  it('in a .htaccess file, the byte order mark fix is offered but not preferred', () => {
+    const text = '\uFEFFOrder allow,deny\nAllow from all\n';
+    const [f] = findingsOf(text, 'syntax', { context: 'htaccess', uri: 'file:///srv/www/.htaccess' });
+    assert.equal(f.fixes?.length, 1);
+    assert.ok(!f.fixes![0].preferred);
+    assert.match(f.fixes![0].title, /^Remove the byte order mark \(httpd answers 500 under this folder/);
+    assert.equal(createService().fixText({ text, uri: 'file:///srv/www/.htaccess', context: 'htaccess' }).text, text);
+  });
+
   // An editor that adds a mark to a file that has one makes two: deleting one left the other, and
   // httpd still refused the file (found by a black-box LSP fuzz run).
   it('the fix deletes every mark at the start, in either form, and the first line reads as written after them', () => {

@@ -93,7 +93,19 @@ function problemFixes(doc: ConfigDocument, p: Problem): NoteFix[] {
   }
 }
 
-function invalidNotes(doc: ConfigDocument, model: AccessModel): PlanNote[] {
+/**
+ * In a .htaccess file, a line httpd refuses makes every request under the folder answer 500: a
+ * repair changes what httpd answers there (500 becomes 200 or 403), so it is offered, not applied
+ * by the migration (`fix`, "Migrate…"), whose rewrites keep every answer. In the server config
+ * httpd does not start with the line, so there is no answer to keep.
+ */
+export const HTACCESS_REPAIR_NOTE = ' (httpd answers 500 under this folder as the file stands: the repair changes that)';
+
+function asHtaccessRepair(fixes: NoteFix[], ctx: FileContext): NoteFix[] {
+  return ctx === 'htaccess' ? fixes.map((f) => (f.preferred ? { title: f.title + HTACCESS_REPAIR_NOTE, edits: f.edits } : f)) : fixes;
+}
+
+function invalidNotes(doc: ConfigDocument, model: AccessModel, ctx: FileContext): PlanNote[] {
   return model.problems.map((p) => ({
     rule: 'invalid-require' as const,
     message:
@@ -104,7 +116,7 @@ function invalidNotes(doc: ConfigDocument, model: AccessModel): PlanNote[] {
     end: p.end,
     severity: p.code === 'provider-unknown' ? ('warning' as const) : ('error' as const),
     kind: p.code,
-    fixes: problemFixes(doc, p),
+    fixes: asHtaccessRepair(problemFixes(doc, p), ctx),
   }));
 }
 
@@ -488,10 +500,9 @@ function htaccessNotes(model: AccessModel): PlanNote[] {
 
 /** Every note the access model proves about the file. */
 export function accessNotes(doc: ConfigDocument, ctx: FileContext, model: AccessModel): PlanNote[] {
-  void ctx;
   const cache = new Map<Scope, PointFacts[] | null>();
   return [
-    ...invalidNotes(doc, model),
+    ...invalidNotes(doc, model, ctx),
     ...deadNotes(doc, model, cache),
     ...intentNotes(doc, model, cache),
     ...mixedNotes(doc, model, cache),
@@ -516,7 +527,7 @@ export function quickAccessNotes(doc: ConfigDocument, ctx: FileContext): PlanNot
   const hit = quickByCtx.get(ctx);
   if (hit) return hit;
   const model = buildModel(doc, ctx, { light: true });
-  const out: PlanNote[] = [...invalidNotes(doc, model)];
+  const out: PlanNote[] = [...invalidNotes(doc, model, ctx)];
   for (const s of model.scopes) if (s.authz?.root) structuralDead(s.authz.root, out);
   out.sort((a, b) => a.start - b.start || a.end - b.end);
   quickByCtx.set(ctx, out);

@@ -1,20 +1,24 @@
 /** `syntax`: what the parser could not place. A file that does not parse is never reported clean. */
 import { MAX_ANALYSED_NESTING } from '../access/model';
+import { HTACCESS_REPAIR_NOTE } from '../access/analysis';
 import type { Finding, Rule } from './types';
 
 export const syntaxRule: Rule = {
   id: 'syntax',
   defaultSeverity: 'error',
   summary: 'Section tags that are unclosed, mismatched or stray, a tag without its closing `>`, NUL bytes, a byte order mark.',
-  check({ doc }) {
+  check({ doc, fileContext }) {
     const out: Finding[] = doc.errors.map((e) => ({
       rule: 'syntax',
       message: e.message,
       start: e.start,
       end: e.end,
       data: { kind: e.code },
-      // Deleting the mark is what httpd needs and changes nothing else.
-      ...(e.code === 'bom' ? { fixes: [{ title: 'Remove the byte order mark', edits: [{ start: e.start, end: e.end, newText: '' }], preferred: true }] } : {}),
+      // Deleting the mark is what httpd needs and changes nothing else; in a .htaccess file, where the
+      // mark makes every request under the folder answer 500, it changes that (offered, not applied by `fix`).
+      ...(e.code === 'bom'
+        ? { fixes: [fileContext === 'htaccess' ? { title: 'Remove the byte order mark' + HTACCESS_REPAIR_NOTE, edits: [{ start: e.start, end: e.end, newText: '' }] } : { title: 'Remove the byte order mark', edits: [{ start: e.start, end: e.end, newText: '' }], preferred: true }] }
+        : {}),
     }));
     // The first section nested deeper than the engine models (a top-level section has depth 1).
     const deep = doc.sections.find((sec) => sec.depth > MAX_ANALYSED_NESTING + 1);
