@@ -36,6 +36,21 @@ for (const g of ['[!z]*', '[^z]*', '[!zq]*.html', '[!a-y]*', '?[!e]*', '*[!l]'])
 for (const g of ['@DOCROOT@/s[!u]b', '@DOCROOT@/s[^u]*', '@DOCROOT@/s[a-c]b', '@DOCROOT@/s?b']) {
   TABLE.push(row(`dir deny ${g}`, [dir('Order allow,deny\nAllow from all'), dir(DENY, g)].join('\n')));
 }
+// A wildcard in a middle folder (userdir.conf's home folders): the section applies only under the
+// folders before it. It was let apply anywhere, and with no DocumentRoot in the file (any URL may
+// reach any folder) a counterexample put a file outside them in it, so the layout below, from a
+// real config (a black-box run, helper-37), got no rewrite. The engine reads these rows without
+// the oracle's DocumentRoot.
+for (const g of ['@DOCROOT@/home/*/public_html', '@DOCROOT@/home/?b/public_html', '@DOCROOT@/home/[a-c]*']) {
+  const more = { ...FILES, 'home/ab/public_html/x.html': 'x\n', 'home/ab/y.html': 'y\n', 'uploads/u.html': 'u\n' };
+  const paths = [...PATHS, '/home/ab/public_html/x.html', '/home/ab/y.html', '/uploads/u.html'];
+  const config = [
+    dir('Order deny,allow\nDeny from all', '/'),
+    dir('<Limit GET>\n  Order allow,deny\n  Allow from all\n</Limit>', g),
+    dir(`${BASIC}\nOrder Allow,Deny\nAllow from all\n<LimitExcept GET>\n  Require user alice\n</LimitExcept>`, '@DOCROOT@/uploads'),
+  ].join('\n');
+  TABLE.push({ id: `dir limit middle ${g}`, why: 'glob', config, paths, files: more });
+}
 for (const g of ['/s[!u]b', '/s[^u]*', '/[!s]*', '/*[!l]']) {
   TABLE.push(row(`location deny ${g}`, [dir('Order allow,deny\nAllow from all'), loc(g, DENY)].join('\n')));
 }
@@ -93,6 +108,12 @@ describe('wildcard sections', function () {
       const long = '['.repeat(n) + 'x';
       assert.ok([long, null].includes(globSample(long)), `${n}`);
     }
+  });
+
+  it('a wildcard in a middle folder is rewritten (the rows that were refused)', () => {
+    const rows = TABLE.filter((c) => c.id.startsWith('dir limit middle'));
+    assert.equal(rows.length, 3);
+    for (const c of rows) assert.deepEqual(migrateCase(c).reasons, [], c.id);
   });
 
   it('table: negated and ranged classes in <Files>, <Directory> and <Location>', async function () {

@@ -252,6 +252,12 @@ export interface AccessModel {
    * request points never take them for files reached with path_info (points.ts). Set by the planner.
    */
   knownDirectories?: ReadonlySet<string>;
+  /**
+   * Whether no request reaches the main server (points.ts, mainServerUnreachable), when set by the
+   * planner: a projection of the file (projection.ts) takes the whole file's answer when it kept
+   * every virtual host, else false (the hosts it left out are then stood for by the main server).
+   */
+  mainUnreachable?: boolean;
 }
 
 const CONDITIONAL_SECTIONS = new Set(['ifdefine', 'ifmodule', 'ifversion', 'iffile', 'ifdirective', 'ifsection', 'if', 'elseif', 'else', 'macro']);

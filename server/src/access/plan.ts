@@ -35,7 +35,7 @@ import {
 import { accessScopes, appliedScopes, hasAccessEffect, mergeApplied, evaluateState, scopesThatApply, type Applied, type Client, type MergedState, type Tree } from './evaluate';
 import { normPath, scopesOverlap } from './region';
 import { accessNotes, type NoteFix, type NoteRule, type PlanNote } from './analysis';
-import { clientsFor, describeClient, pointsFor, reachedThroughOtherHosts, type ClientSet, type Point, type PointSet } from './points';
+import { clientsFor, describeClient, pointsFor, mainServerUnreachable, reachedThroughOtherHosts, type ClientSet, type Point, type PointSet } from './points';
 import { onlyGroupApplies, projectEdits, projectForGroup, sectionsByOrigin, type Projection } from './projection';
 import {
   all as rAll,
@@ -1141,6 +1141,9 @@ function viewFor(model: AccessModel, group: Scope[], ctx: FileContext, limit?: n
   if (!proj) return null;
   const doc = parse(proj.text);
   const pm = buildModel(doc, ctx, { reader: model.reader });
+  // (Its Listen lines and hosts are not all the file's: the whole file's answer, where every host was kept.)
+  const hosts = (m: AccessModel) => m.scopes.reduce((n, s) => n + (s.kind === 'virtualhost' ? 1 : 0), 0);
+  pm.mainUnreachable = hosts(pm) === hosts(model) && mainServerUnreachable(model);
   if (model.knownDirectories) pm.knownDirectories = model.knownDirectories;
   const byOrigin = sectionsByOrigin(proj, doc);
   const mapped: Scope[] = [];

@@ -92,6 +92,11 @@ export interface PointSet {
 interface Mapping {
   root: string;
   aliases: Array<[string, string]>;
+  /**
+   * mod_userdir maps URLs that start with `/~` to a user's folder (after the aliases): where that
+   * is depends on the users of the machine, so those URLs may reach any directory.
+   */
+  userDir?: true;
 }
 
 /** Mappings per model and virtual host: each group's points ask again, and the scan reads the whole file. */
@@ -142,6 +147,7 @@ function computeMapping(model: AccessModel, vhost: Scope | null): Mapping | null
   // mod_alias tries a virtual host's aliases before the main server's, each list in the order
   // written, and the first match wins.
   let aliases: Array<[string, string]> = [];
+  let userDir = false;
   for (const s of chain) {
     const own: Array<[string, string]> = [];
     for (const d of s.paths) {
@@ -163,10 +169,12 @@ function computeMapping(model: AccessModel, vhost: Scope | null): Mapping | null
     }
     aliases = [...own, ...aliases];
     // Anything else that can map URLs somewhere else makes the mapping unknown.
-    if (s.directives.some((d) => d.key === 'rewriterule' || d.key === 'rewriteengine' || d.key === 'userdir' || d.key === 'proxypass')) return null;
+    if (s.directives.some((d) => d.key === 'rewriterule' || d.key === 'rewriteengine' || d.key === 'proxypass')) return null;
+    // (`UserDir disabled` alone turns it off; any other line may turn it on for some users.)
+    if (s.directives.some((d) => d.key === 'userdir' && !(d.args.length === 1 && d.args[0].value.toLowerCase() === 'disabled'))) userDir = true;
   }
   if (model.doc.sections.some((x) => x.key === 'proxy' || x.key === 'proxymatch')) return null;
-  return root ? { root: normPath(root), aliases } : null;
+  return root ? { root: normPath(root), aliases, ...(userDir ? { userDir: true as const } : {}) } : null;
 }
 
 /**
@@ -177,6 +185,62 @@ function computeMapping(model: AccessModel, vhost: Scope | null): Mapping | null
 export function reachedThroughOtherHosts(model: AccessModel, group: readonly Scope[]): boolean {
   if (!group.some((s) => isDir(s) && !withinVirtualHost(s))) return false;
   return model.scopes.some((v) => v.kind === 'virtualhost' && mapsOwnWay(v) && !group.some((g) => withinVirtualHost(g) && ancestorsInclude(g, v)));
+}
+
+/** Sections whose content httpd may or may not read. */
+const CONDITIONS = new Set(['ifdefine', 'ifmodule', 'ifversion', 'iffile', 'ifdirective', 'ifsection', 'if', 'elseif', 'else', 'macro']);
+
+/** The conditional sections around a node, outermost first, each as its tag reads. */
+function conditionsOf(p: { parent: import('../syntax').SectionNode | null }): string[] {
+  const out: string[] = [];
+  for (let s = p.parent; s; s = s.parent) if (CONDITIONS.has(s.key)) out.unshift(`${s.key} ${s.args.map((a) => a.value).join(' ')}`);
+  return out;
+}
+
+/**
+ * True when a virtual host takes every address the server listens on, so no request is answered
+ * by the main server (httpd picks among the hosts of the address and port a connection arrives
+ * on, the first of them when no name matches; the main server only answers where no host
+ * names the address and port). Each `Listen` needs a host for `*:PORT`, `_default_:PORT`
+ * or its own address and port, read whenever the `Listen` line is: outside every conditional
+ * section, or inside the same ones. No `Listen` line at all (a fragment) leaves it unknown.
+ */
+export function mainServerUnreachable(model: AccessModel): boolean {
+  if (model.mainUnreachable !== undefined) return model.mainUnreachable;
+  let v = UNREACHABLE.get(model);
+  if (v === undefined) UNREACHABLE.set(model, (v = computeUnreachable(model)));
+  return v;
+}
+const UNREACHABLE = new WeakMap<AccessModel, boolean>();
+
+function computeUnreachable(model: AccessModel): boolean {
+  const hosts: Array<{ addr: string; port: string; conditions: string[] }> = [];
+  for (const v of model.scopes) {
+    if (v.kind !== 'virtualhost' || !v.section) continue;
+    const conditions = conditionsOf(v.section.open);
+    for (const a of v.section.args) {
+      const value = model.resolve(a.value, a.start);
+      if (value === null) continue;
+      const m = /^(\[[^\]]*\]|[^:]+):(\d+|\*)$/.exec(value.trim());
+      if (m) hosts.push({ addr: m[1].toLowerCase(), port: m[2], conditions });
+    }
+  }
+  let listens = 0;
+  for (const d of model.doc.directives) {
+    if (d.key !== 'listen') continue;
+    listens++;
+    if (!d.args[0]) return false;
+    const value = model.resolve(d.args[0].value, d.start);
+    if (value === null) return false;
+    const m = /^(?:(\[[^\]]*\]|[^:\]]+):)?(\d+)$/.exec(value.trim());
+    if (!m) return false;
+    const addr = m[1] === undefined || m[1] === '0.0.0.0' || m[1] === '[::]' || m[1] === '*' ? null : m[1].toLowerCase();
+    const conditions = conditionsOf(d);
+    const read = (h: { conditions: string[] }) => h.conditions.length <= conditions.length && h.conditions.every((c, i) => c === conditions[i]);
+    const covered = hosts.some((h) => (h.port === '*' || h.port === m[2]) && (h.addr === '*' || h.addr === '_default_' || (addr !== null && h.addr === addr)) && read(h));
+    if (!covered) return false;
+  }
+  return listens > 0;
 }
 
 function ancestorsInclude(s: Scope, v: Scope): boolean {
@@ -213,6 +277,41 @@ function urisOfDir(m: Mapping, dir: string): string[] {
   return out;
 }
 
+/** Directories that stand for any directory: each literal `<Directory>` (as a folder and as the parent of one), and one elsewhere. */
+function anyDirectory(litDirs: readonly Scope[], more: Iterable<string> = []): Set<string> {
+  const dirPaths = new Set<string>();
+  for (const d of litDirs) {
+    const p = normPath(/[*?[]/.test(d.pattern) ? sampleOfGlob(d.pattern) : d.pattern);
+    dirPaths.add(p === '/' ? '/zz' : p + '/zz');
+    dirPaths.add(p === '/' ? '' : p);
+  }
+  for (const p of more) {
+    dirPaths.add(p + '/zz');
+    dirPaths.add(p);
+  }
+  dirPaths.add('/zz-elsewhere/zz');
+  return dirPaths;
+}
+
+/**
+ * The folders before the first wildcard of a wildcard `<Directory>` (for the home folders'
+ * public_html, `/home`), or null when the first folder already has one. Only files under it can
+ * be in the section.
+ */
+function literalDirPrefix(pattern: string): string | null {
+  const segs = normPath(pattern).split('/');
+  const out: string[] = [];
+  for (const seg of segs) {
+    if (/[*?[\\]/.test(seg)) break;
+    out.push(seg);
+  }
+  const p = out.join('/');
+  return p && p !== '/' && out.length < segs.length ? p : null;
+}
+
+/** How many (place, choice) pairs pointsFor looks at per point it may keep. */
+const ENUMERATION_FACTOR = 8;
+
 /**
  * The request locations that matter for a group of scopes. Points that select the same scopes
  * able to change an answer count once; `distinguish` adds scopes that tell points apart too (ones
@@ -227,7 +326,20 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
   if (scopes.some((s) => isDir(s) && !withinVirtualHost(s))) {
     for (const v of model.scopes) if (v.kind === 'virtualhost' && !vhosts.includes(v) && mapsOwnWay(v)) vhosts.push(v);
   }
-  const vhostOptions: Array<Scope | null> = model.context === 'server' ? [null, ...vhosts] : [null];
+  let vhostOptions: Array<Scope | null> = model.context === 'server' ? [null, ...vhosts] : [null];
+  // No request reaches the main server when a virtual host takes every address it listens on:
+  // its places are then those of the hosts (each maps its own way, so none stands for it).
+  // (A projection that leaves hosts out keeps it: there it stands for them, as it does for every
+  // host that maps as it does; see AccessModel.mainUnreachable.)
+  // (Only a group with sections outside the hosts is reached through other hosts than its own:
+  // for the others, the main server's places stay as they were, reaching none of the group.)
+  if (model.context === 'server' && group.some((s) => s.kind !== 'virtualhost' && !withinVirtualHost(s)) && mainServerUnreachable(model)) {
+    const all = model.scopes.filter((v) => v.kind === 'virtualhost');
+    if (all.length && all.every(mapsOwnWay)) {
+      for (const v of all) if (!vhosts.includes(v)) vhosts.push(v);
+      vhostOptions = [...vhosts];
+    }
+  }
   const litDirs = scopes.filter((s) => isDir(s) && !s.regex && s.kind !== 'proxy');
   // A regex that matches one literal string only (^a\.html$) is treated as that string.
   const lit = (s: Scope) => s.regex && s.literal !== undefined && !isDir(s);
@@ -240,6 +352,15 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
   // all land in it too (`<Directory "/srv/[^s]*">` takes /srv/zz-other.html, the file itself
   // being tested by httpd) and a rewrite must not count on nobody reaching its parent without it.
   const free = scopes.filter((s) => (s.regex && !lit(s)) || s.kind === 'proxy' || (!s.regex && (isDir(s) || isFiles(s) || isLoc(s)) && /[*?[]/.test(s.pattern)));
+  // A wildcard `<Directory>` applies only under the folders before its first wildcard: those are
+  // places of their own (each file is represented by a place under its deepest named folder), and
+  // elsewhere the section is off.
+  const wildPrefix = new Map<number, string>();
+  for (const s of free) {
+    if (s.regex || s.kind === 'proxy' || !isDir(s)) continue;
+    const p = literalDirPrefix(s.pattern);
+    if (p) wildPrefix.set(s.index, p);
+  }
   const chains = ifChains(scopes.filter(isIf), model);
   const mappings = vhostOptions.map((v) => mappingFor(model, v));
   const mapped = mappings.every((m) => m !== null);
@@ -250,7 +371,7 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
   if (choices > limit) return { points: [], truncated: true, mapped };
 
   // Where: (uri, filename) pairs.
-  const places: Array<{ vh: Scope | null; uri: string; file: string; unmapped?: true; pathInfo?: true }> = [];
+  const places: Array<{ vh: Scope | null; uri: string; file: string; unmapped?: true; userDir?: true; pathInfo?: true }> = [];
   // A `<Directory>` path may name a file: a request for something below it then reaches that file
   // with the rest as path_info (/a/h.html/extra), and httpd's directory walk stops at the file
   // without applying the section that names it (httpd 2.4.71). Its parents still apply, <Files>
@@ -261,7 +382,7 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
     .filter((d) => !/[*?[]/.test(d.pattern))
     .map((d) => normPath(d.pattern))
     .filter((p) => p !== '/' && !roots.some((r) => r === p || r.startsWith(p + '/')) && !model.knownDirectories?.has(p) && ![...(model.knownDirectories ?? [])].some((k) => k.startsWith(p + '/')));
-  const withPathInfo = (pl: { vh: Scope | null; uri: string; file: string; unmapped?: true }): void => {
+  const withPathInfo = (pl: { vh: Scope | null; uri: string; file: string; unmapped?: true; userDir?: true }): void => {
     places.push(pl);
     for (const p of namedPaths) if (pl.file.startsWith(p + '/')) places.push({ ...pl, file: p, pathInfo: true });
   };
@@ -284,6 +405,12 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
           prefixes.add(u + '/zz');
         }
       }
+      for (const p of new Set(wildPrefix.values())) {
+        for (const u of urisOfDir(m, p)) {
+          prefixes.add(u);
+          prefixes.add(u + '/zz');
+        }
+      }
       for (const [from] of m.aliases) prefixes.add(normPath(from));
       // Give up before building more places than the caller will ever look at.
       if (places.length + (prefixes.size + 1) * names.size + fullUris.size > 4 * limit) {
@@ -293,14 +420,24 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
       const uris = new Set<string>(fullUris);
       for (const p of prefixes) for (const n of names) uris.add(`${p}/${n}`);
       for (const u of uris) withPathInfo({ vh, uri: u, file: mapUri(m, u) });
-    } else {
-      const dirPaths = new Set<string>();
-      for (const d of litDirs) {
-        const p = normPath(/[*?[]/.test(d.pattern) ? sampleOfGlob(d.pattern) : d.pattern);
-        dirPaths.add(p === '/' ? '/zz' : p + '/zz');
-        dirPaths.add(p === '/' ? '' : p);
+      if (m.userDir) {
+        // URLs under /~ may reach any directory (a user's folder): each directory with each of them.
+        const dirPaths = anyDirectory(litDirs, wildPrefix.values());
+        const tilde = new Set<string>(['/~zz', '/~zz/zz']);
+        for (const l of locs) {
+          const p = lit(l) ? l.literal! : /[*?[]/.test(l.pattern) ? sampleOfGlob(l.pattern) : l.pattern;
+          if (!p.startsWith('/~')) continue;
+          tilde.add(p);
+          tilde.add(p.endsWith('/') ? p + 'zz' : p + '/zz');
+        }
+        if (places.length + dirPaths.size * names.size * tilde.size > 4 * limit) {
+          tooMany = true;
+          return;
+        }
+        for (const d of dirPaths) for (const n of names) for (const u of tilde) withPathInfo({ vh, uri: u, file: `${d}/${n}`, userDir: true });
       }
-      dirPaths.add('/zz-elsewhere/zz');
+    } else {
+      const dirPaths = anyDirectory(litDirs, wildPrefix.values());
       const uris = new Set<string>(['/zz-elsewhere']);
       for (const l of locs) {
         const p = lit(l) ? l.literal! : /[*?[]/.test(l.pattern) ? sampleOfGlob(l.pattern) : l.pattern;
@@ -320,7 +457,10 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
   let total = places.length * 2 ** free.length;
   for (const c of chains) total *= c.length + (c[c.length - 1].kind === 'else' ? 0 : 1);
   const points: Point[] = [];
-  if (total > limit) return { points, truncated: true, mapped };
+  // `limit` bounds the points kept, which is what the checks cost. Many (place, choice) pairs
+  // select the same sections (a pattern section that cannot reach most places, say) and are kept
+  // once: up to ENUMERATION_FACTOR times as many pairs are looked at for them.
+  if (total > ENUMERATION_FACTOR * limit) return { points, truncated: true, mapped };
   const chainChoices: number[][] = [[]];
   for (const c of chains) {
     const n = c.length + (c[c.length - 1].kind === 'else' ? 0 : 1);
@@ -368,7 +508,11 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
         const test = (s: Scope): boolean => {
           if (s.kind === 'top') return true;
           if (s.kind === 'virtualhost' || lit(s)) return placeApplies(s);
-          if (freeIndex.has(s.index)) return freeOn.has(s.index);
+          if (freeIndex.has(s.index)) {
+            if (!freeOn.has(s.index)) return false;
+            const under = wildPrefix.get(s.index);
+            return under === undefined || pl.file === under || pl.file.startsWith(under + '/');
+          }
           if (isDir(s) || isFiles(s) || isLoc(s)) return placeApplies(s);
           if (isIf(s)) return ifOn.has(s.index);
           return false;
@@ -376,11 +520,19 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
         let n = appliedSignature(model, test, scratch, applies);
         for (const d of distinguish) if (appliesWithParents(d, test)) scratch[n++] = -1 - d.index;
         if (!seen.add(scratch, n)) continue;
+        if (points.length >= limit) return { points: [], truncated: true, mapped };
         // The label is only read when a reason is written: build it on demand.
         points.push({
           test,
           get label(): string {
-            const parts = [`${pl.uri}`, pl.unmapped ? `file ${pl.file} (the file does not show how URLs map to files here, so any URL may reach any directory)` : `file ${pl.file}`];
+            const parts = [
+              `${pl.uri}`,
+              pl.unmapped
+                ? `file ${pl.file} (the file does not show how URLs map to files here, so any URL may reach any directory)`
+                : pl.userDir
+                  ? `file ${pl.file} (a user's folder through UserDir, which may be any directory)`
+                  : `file ${pl.file}`,
+            ];
             if (pl.pathInfo) parts.push(`${pl.file} being a file and the rest of the path its path_info`);
             // Sections by their tag and line (relabelLines names the file a line comes from).
             const tag = (i: number) => {
