@@ -387,6 +387,26 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
     for (const p of namedPaths) if (pl.file.startsWith(p + '/')) places.push({ ...pl, file: p, pathInfo: true });
   };
   let tooMany = false;
+  /** URLs for places that may be in any directory: `base`, and each location under `under` with a URL below it. */
+  const locationUris = (base: string[], under: string): Set<string> => {
+    const uris = new Set<string>(base);
+    for (const l of locs) {
+      const p = lit(l) ? l.literal! : /[*?[]/.test(l.pattern) ? sampleOfGlob(l.pattern) : l.pattern;
+      if (!p.startsWith(under)) continue;
+      uris.add(p);
+      uris.add(p.endsWith('/') ? p + 'zz' : p + '/zz');
+    }
+    return uris;
+  };
+  /** Places of each URL in each directory (false, and tooMany, when that is more than are ever looked at). */
+  const anywhere = (vh: Scope | null, dirPaths: Set<string>, uris: Set<string>, how: { unmapped?: true; userDir?: true }): boolean => {
+    if (places.length + dirPaths.size * names.size * uris.size > 4 * limit) {
+      tooMany = true;
+      return false;
+    }
+    for (const d of dirPaths) for (const n of names) for (const u of uris) withPathInfo({ vh, uri: u, file: `${d}/${n}`, ...how });
+    return true;
+  };
   vhostOptions.forEach((vh, vi) => {
     if (tooMany) return;
     const m = mappings[vi];
@@ -423,32 +443,10 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
       if (m.userDir) {
         // URLs under /~ may reach any directory (a user's folder): each directory with each of them.
         const dirPaths = anyDirectory(litDirs, wildPrefix.values());
-        const tilde = new Set<string>(['/~zz', '/~zz/zz']);
-        for (const l of locs) {
-          const p = lit(l) ? l.literal! : /[*?[]/.test(l.pattern) ? sampleOfGlob(l.pattern) : l.pattern;
-          if (!p.startsWith('/~')) continue;
-          tilde.add(p);
-          tilde.add(p.endsWith('/') ? p + 'zz' : p + '/zz');
-        }
-        if (places.length + dirPaths.size * names.size * tilde.size > 4 * limit) {
-          tooMany = true;
-          return;
-        }
-        for (const d of dirPaths) for (const n of names) for (const u of tilde) withPathInfo({ vh, uri: u, file: `${d}/${n}`, userDir: true });
+        if (!anywhere(vh, dirPaths, locationUris(['/~zz', '/~zz/zz'], '/~'), { userDir: true })) return;
       }
     } else {
-      const dirPaths = anyDirectory(litDirs, wildPrefix.values());
-      const uris = new Set<string>(['/zz-elsewhere']);
-      for (const l of locs) {
-        const p = lit(l) ? l.literal! : /[*?[]/.test(l.pattern) ? sampleOfGlob(l.pattern) : l.pattern;
-        uris.add(p);
-        uris.add(p.endsWith('/') ? p + 'zz' : p + '/zz');
-      }
-      if (places.length + dirPaths.size * names.size * uris.size > 4 * limit) {
-        tooMany = true;
-        return;
-      }
-      for (const d of dirPaths) for (const n of names) for (const u of uris) withPathInfo({ vh, uri: u, file: `${d}/${n}`, unmapped: true });
+      anywhere(vh, anyDirectory(litDirs, wildPrefix.values()), locationUris(['/zz-elsewhere'], ''), { unmapped: true });
     }
   });
   if (tooMany) return { points: [], truncated: true, mapped };
