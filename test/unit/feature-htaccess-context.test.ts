@@ -146,6 +146,24 @@ const ROWS: Array<{ name: string; config: string; htaccess?: string; parents?: R
     parents: { '/s/d/sub/.htaccess': 'Order allow,deny\nAllow from all\n' },
     text: 'AuthMerging And\nRequire ip 10.1\n',
   },
+  // A black-box run of the editor (helper-39): a .htaccess of another configuration's folder was
+  // planned in the first configuration of the workspace, which never reaches it, and every rewrite
+  // looked exact there (deleting its host rules was offered as the preferred fix).
+  {
+    name: 'a configuration that serves another folder says nothing of the file: no rewrite',
+    config: 'Listen 80\n<Directory />\nAllowOverride All\nRequire all granted\n</Directory>\n' + vhost('').replace('DocumentRoot /s', 'DocumentRoot /elsewhere'),
+    why: /no host of this configuration serves its folder/,
+  },
+  {
+    name: 'the same without virtual hosts: the main server does not serve it either',
+    config: 'DocumentRoot /elsewhere\n<Directory />\nAllowOverride All\nRequire all granted\n</Directory>\n',
+    why: /no host of this configuration serves its folder/,
+  },
+  {
+    name: 'an Alias into the folder serves it',
+    config: 'DocumentRoot /elsewhere\nAlias /x /s/d\n<Directory />\nAllowOverride All\nRequire all granted\n</Directory>\n',
+    text: 'Require ip 10.1\n',
+  },
   { name: 'subdirectories that cannot be listed: no rewrite', config: vhost(dir('AllowOverride All')), parents: 'no-list', why: /its subdirectories cannot be listed/ },
   { name: 'no way to read the parents: no rewrite', config: vhost(dir('AllowOverride All')), parents: null, why: /the \.htaccess files of its parent directories, which it inherits from, cannot be read/ },
 ];

@@ -214,6 +214,11 @@ export function migrateHtaccessInContext(
   // host that may read it is kept, as before.
   const allowing = vhosts.filter((v) => overridesFor(config, v, dir) !== null);
   const serving = allowing.filter((v) => mayServeFrom(config, v, dir));
+  // No host reaches the folder (each DocumentRoot elsewhere, nothing else mapping URLs) and the main
+  // server neither: the configuration never reads the file, and says nothing of what a rewrite
+  // of it does (every rewrite would look exact). Another configuration may serve it.
+  const mainServes = (!vhosts.length || mainServerListen(config) !== null) && mayServeFrom(config, null, dir);
+  if (!serving.length && !mainServes && (allowing.length || !vhosts.length)) return { text: null, why: NOT_SERVED };
   const readers = serving.length ? serving : allowing;
   if (readers.length && readers.length < vhosts.length) {
     const kept = withoutHosts(config, vhosts.filter((v) => !readers.includes(v)));
@@ -248,6 +253,7 @@ export function migrateHtaccessInContext(
 }
 
 const NOT_READ = 'httpd does not read it (`AllowOverride None` for its directory).';
+const NOT_SERVED = 'no host of this configuration serves its folder (each `DocumentRoot` leads elsewhere, and nothing else maps URLs there), so it says nothing of what the file does; check it in the configuration that serves it.';
 
 /** The server config without the virtual hosts given (all of them: what the main server reads), and each line's line in `config`. */
 function withoutHosts(config: ConfigDocument, vhosts: readonly SectionNode[]): { doc: ConfigDocument; lineOf: number[] } {
