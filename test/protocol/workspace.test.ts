@@ -292,6 +292,21 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       assert.equal(fs.readFileSync(path.join(plainDir, 'vhost.d', 'site.conf'), 'utf8'), SITE_FIXED_IN_CONFIGURATION);
     });
 
+    // A black-box run of the editor (helper-39): the client wrote the files that were not open and
+    // sent no watched-file event; the server planned the second run on the graph read before the
+    // first, and sent the same edit again into the rewritten file (httpd then refused it).
+    it('run twice by a client that writes files without telling the server: the second finds nothing to do', async () => {
+      const dir = workspace();
+      const c = await client(dir);
+      const first = await c.request<MigrateWorkspaceResult>('workspace/executeCommand', { command: 'apacheconf.migrateWorkspace', arguments: [{ confirm: false }] });
+      assert.equal(first.files.length, 2);
+      const after = fs.readFileSync(path.join(dir, 'vhost.d', 'site.conf'), 'utf8');
+      assert.equal(after, SITE_FIXED_IN_CONFIGURATION);
+      const second = await c.request<MigrateWorkspaceResult>('workspace/executeCommand', { command: 'apacheconf.migrateWorkspace', arguments: [{ confirm: false }] });
+      assert.deepEqual(second.files, []);
+      assert.equal(fs.readFileSync(path.join(dir, 'vhost.d', 'site.conf'), 'utf8'), after);
+    });
+
     it('without a root file, migrates the open documents', async () => {
       const dir = workspace({ 'a/one.conf': LEGACY_CONF, 'b/two.conf': SITE_CONF });
       const c = await client(dir);

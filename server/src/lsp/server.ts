@@ -636,8 +636,14 @@ export class ApacheConfServer {
       configuration: (uri, text, context) => this.readConfiguration(uri, text, context),
       settings: () => this.settings,
       publishHttpd: (byPath) => this.publishHttpd(byPath),
-      applyEdit: async (label, edit, refactoring) =>
-        (await this.connection.workspace.applyEdit({ label, edit, ...(refactoring ? { metadata: { isRefactoring: true } } : {}) })).applied,
+      applyEdit: async (label, edit, refactoring) => {
+        const applied = (await this.connection.workspace.applyEdit({ label, edit, ...(refactoring ? { metadata: { isRefactoring: true } } : {}) })).applied;
+        // The files it changed are read again: a client may write files that are not open without
+        // telling the server (no save, no watched-file event), and a graph read before the edit would
+        // plan the next command on the text before it (a black-box run: the same edit sent twice).
+        if (applied) this.filesChanged(editedUris(edit));
+        return applied;
+      },
       documentEdit: (doc: TextDocument, edits: TextEdit[]): WorkspaceEdit =>
         documentChanges
           ? { documentChanges: [TextDocumentEdit.create({ uri: doc.uri, version: doc.version }, edits)] }
@@ -688,4 +694,11 @@ function uriPath(uri: string): string | undefined {
   } catch {
     return m[1];
   }
+}
+
+/** The documents a workspace edit changes. */
+function editedUris(edit: WorkspaceEdit): string[] {
+  const out = new Set<string>(Object.keys(edit.changes ?? {}));
+  for (const c of edit.documentChanges ?? []) if ('textDocument' in c) out.add(c.textDocument.uri);
+  return [...out];
 }
