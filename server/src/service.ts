@@ -309,7 +309,13 @@ export class ApacheConfService {
   }
 
   /** Quick fixes for the findings that overlap `range` (or match `only` diagnostics), plus fix-all when asked. */
-  codeActions(a: Analysis, range: Range, context: { diagnostics?: Diagnostic[]; only?: string[] } = {}): CodeAction[] {
+  codeActions(
+    a: Analysis,
+    range: Range,
+    context: { diagnostics?: Diagnostic[]; only?: string[] } = {},
+    /** The text every exact fix makes, as the editor plans it (in the workspace's configuration); by default, of the file alone. */
+    fixedText?: () => string,
+  ): CodeAction[] {
     // Fixes of the access engine exist only in a full analysis (the tree is reused, so its plan cache hits).
     if (a.depth === 'quick') a = this.analyze({ text: a.doc.text, uri: a.uri, context: a.context }, a.doc);
     const out: CodeAction[] = [];
@@ -338,12 +344,12 @@ export class ApacheConfService {
       }
     }
     if (wantsFixAll) {
-      const fixed = this.fixText({ text: a.doc.text, uri: a.uri, context: a.context });
-      if (fixed.text !== a.doc.text) {
+      const fixed = fixedText ? fixedText() : this.fixText({ text: a.doc.text, uri: a.uri, context: a.context }).text;
+      if (fixed !== a.doc.text) {
         out.push({
           title: 'Apply every exact apacheconf fix',
           kind: FIX_ALL_KIND,
-          edit: { changes: { [a.uri]: [TextEdit.replace(rangeOf(a.doc, 0, a.doc.text.length), fixed.text)] } },
+          edit: { changes: { [a.uri]: [TextEdit.replace(rangeOf(a.doc, 0, a.doc.text.length), fixed)] } },
         });
       }
     }

@@ -508,6 +508,12 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       assert.match(preferred[0].title, /exact in the configuration of httpd\.conf/);
       // The directory grants everyone: `Require ip` alone says what AuthMerging And with it would.
       assert.equal(applyTo(c.doc(uri), preferred[0].edit!), lines('Require ip 10.1'));
+      // Fix-all (what codeActionsOnSave applies) makes the same rewrite: it planned the file alone,
+      // and changed nothing here (a black-box run of the editor, helper-39, found it rewriting a
+      // server-config file as the file alone allows, where the configuration does not).
+      const all = await c.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [], only: ['source.fixAll'] } });
+      assert.equal(all.length, 1);
+      assert.equal(applyTo(c.doc(uri), all[0].edit!), lines('Require ip 10.1'));
       // Untrusted: the configuration is not read, so nothing is exact.
       const u = await client(dir, { initializationOptions: { trusted: false } });
       assert.deepEqual((await actionsOf(u)).filter((a) => a.isPreferred), []);

@@ -127,12 +127,7 @@ const migrateFile: ServerCommand = {
     if (!uri) throw new CommandError(`${MIGRATE_FILE} needs the document uri as its argument`);
     const doc = ctx.document(uri);
     if (!doc) throw new CommandError(`${MIGRATE_FILE}: ${uri} is not open`);
-    const a = ctx.analysis(doc);
-    // A .htaccess file whose rewrite is exact in the workspace's configuration gets it first.
-    const inContext = ctx.trusted ? htaccessInContext(ctx.workspace, uri, doc.getText(), a.context) : null;
-    const configuration = ctx.configuration(uri, doc.getText(), a.context);
-    const fixed = ctx.serviceFor(uri).fixText({ text: inContext?.text ?? doc.getText(), uri, context: a.context, configuration });
-    if (inContext?.text) fixed.applied++;
+    const fixed = fileMigration(ctx, doc);
     const edit = minimalEdit(doc, fixed.text);
     const result: MigrateResult = { uri, fixes: fixed.applied, applied: false };
     if (!edit) return result;
@@ -141,6 +136,21 @@ const migrateFile: ServerCommand = {
     return result;
   },
 };
+
+/**
+ * Every preferred (exact) fix of an open document, planned as its quick fixes are (in the
+ * workspace's configuration, a .htaccess file's in-context rewrite first): what "Migrate access
+ * control in this file" and the fix-all code action apply.
+ */
+export function fileMigration(ctx: CommandContext, doc: TextDocument): { text: string; applied: number } {
+  const uri = doc.uri;
+  const a = ctx.analysis(doc);
+  // A .htaccess file whose rewrite is exact in the workspace's configuration gets it first.
+  const inContext = ctx.trusted ? htaccessInContext(ctx.workspace, uri, doc.getText(), a.context) : null;
+  const configuration = ctx.configuration(uri, doc.getText(), a.context);
+  const fixed = ctx.serviceFor(uri).fixText({ text: inContext?.text ?? doc.getText(), uri, context: a.context, configuration });
+  return { text: fixed.text, applied: fixed.applied + (inContext?.text ? 1 : 0) };
+}
 
 /** The first argument when it is an object (named arguments), else an empty one. */
 function namedArguments(args: readonly unknown[]): Record<string, unknown> {

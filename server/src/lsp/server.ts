@@ -36,7 +36,7 @@ import { configurationDataFor, configurationFactsFor, configurationView, withInC
 import { versionFindings } from '../features/version';
 import { catalog as directiveCatalog } from '../facts';
 import { CatalogFeatures } from './adapters';
-import { CommandError, findCommand, SERVER_COMMAND_IDS, type CommandContext } from './commands';
+import { CommandError, fileMigration, findCommand, SERVER_COMMAND_IDS, type CommandContext } from './commands';
 import { AnalysisCache, ValidationScheduler } from './documents';
 import { candidatePaths, DEFAULT_SETTINGS, FileContextMatcher, normalizeSettings, SECTION, type LspSettings } from './settings';
 import { ConfigWorkspace } from './workspace';
@@ -205,7 +205,10 @@ export class ApacheConfServer {
         // Edits for a version the user has since changed would land in the wrong place. (The same
         // version analysed again, after a settings change, keeps its text and so its edits.)
         if (!full || this.documents.get(uri)?.version !== version) return [];
-        return this.serviceFor(a.uri).codeActions(full, p.range, { diagnostics: p.context.diagnostics, only: p.context.only });
+        // Fix-all applies what "Migrate access control in this file" does: planned in the configuration, as the quick fixes are.
+        const doc = this.documents.get(uri);
+        const fixedText = doc ? () => fileMigration(this.commandContext(), doc).text : undefined;
+        return this.serviceFor(a.uri).codeActions(full, p.range, { diagnostics: p.context.diagnostics, only: p.context.only }, fixedText);
       }),
     );
     c.onExecuteCommand((p) => this.executeCommand(p.command, p.arguments ?? []));
