@@ -307,6 +307,30 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       assert.equal(fs.readFileSync(path.join(dir, 'vhost.d', 'site.conf'), 'utf8'), after);
     });
 
+    // A black-box run of the editor (helper-39): the root file changed in the editor but not saved,
+    // and a file it includes migrated: the rewrite was planned on the root as the disk had it, where
+    // the directory above granted everyone; the editor's root asks for a password there, and
+    // `Require all granted` would have replaced it (every client let in).
+    it('a file migrated while the root file has unsaved changes is planned with the root as the editor has it', async () => {
+      const dir = workspace({});
+      const root = (inner: string[]) => lines('Listen 80', `<Directory "${dir}/www">`, ...inner, '</Directory>', 'Include sites/*.conf');
+      fs.mkdirSync(path.join(dir, 'sites'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'httpd.conf'), root(['    Require all granted']));
+      const site = lines('<VirtualHost *:80>', `    DocumentRoot "${dir}/www/v1"`, `    <Directory "${dir}/www/v1">`, '        Order allow,deny', '        Allow from all', '    </Directory>', '</VirtualHost>');
+      fs.writeFileSync(path.join(dir, 'sites', 'v1.conf'), site);
+      const c = await client(dir);
+      const siteUri = fileUri(path.join(dir, 'sites', 'v1.conf'));
+      const rootUri = fileUri(path.join(dir, 'httpd.conf'));
+      await c.open(siteUri, site);
+      await c.diagnosticsFor(siteUri, 1);
+      await c.open(rootUri, root(['    Require all granted']));
+      await c.setText(rootUri, root(['    AuthType Basic', '    AuthName x', '    AuthUserFile /etc/pw', '    Require valid-user']));
+      const r = await c.request<{ fixes: number }>('workspace/executeCommand', { command: 'apacheconf.migrateFile', arguments: [siteUri] });
+      const text = c.text(siteUri);
+      // Planned on the root as saved, the rewrite was `Require all granted` alone.
+      assert.ok(/AuthMerging And/.test(text) || !/Require all granted/.test(text), `${r.fixes} fixes:\n${text}`);
+    });
+
     it('without a root file, migrates the open documents', async () => {
       const dir = workspace({ 'a/one.conf': LEGACY_CONF, 'b/two.conf': SITE_CONF });
       const c = await client(dir);

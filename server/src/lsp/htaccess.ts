@@ -5,7 +5,7 @@
  * access control in this file".
  */
 import * as nodePath from 'node:path';
-import { parse, type ConfigDocument, type OffsetEdit } from '../syntax';
+import { parse, type ConfigDocument, type DirectiveNode, type OffsetEdit } from '../syntax';
 import type { Analysis, ApacheConfService } from '../service';
 import type { FileContext } from '../model/context';
 import type { ConfigGraph } from '../model/workspace';
@@ -142,17 +142,54 @@ export function configurationDataFor(workspace: ConfigWorkspace, uri: string, te
   if (!hit || !graph || !hit.conf.root) return undefined;
   // The text the graph read: its flattened configuration, made once per graph (a full pass runs
   // after every pause in typing); an unsaved text: flattened with it in the file's place.
+  // The other files of the graph open with unsaved changes count as the editor has them: a rewrite
+  // planned on what the disk holds of them would not be what the user saves (a black-box run of the
+  // editor, helper-39: a root file changed but not saved, and a rewrite of a file it includes
+  // planned on the root as it was).
+  const unsaved = new Map<ConfigGraph['files'][number], string>();
+  if (hit.file.doc.text !== text) unsaved.set(hit.file, text);
+  for (const f of graph.files) {
+    if (f === hit.file) continue;
+    const open = workspace.openTextOf(f.path);
+    if (open !== undefined && open !== f.doc.text) unsaved.set(f, open);
+  }
   let flat: FlatConfig | null;
-  if (hit.file.doc.text === text) flat = flatConfigOf(graph);
+  if (!unsaved.size) flat = flatConfigOf(graph);
   else {
-    const doc = parse(text);
-    if (doc.directives.some((d) => d.key === 'include' || d.key === 'includeoptional')) return undefined;
-    const g: ConfigGraph = { ...graph, files: graph.files.map((f) => (f === hit.file ? { ...f, doc } : f)) };
+    const docs = new Map<ConfigGraph['files'][number], ConfigDocument>();
+    /** The Include lines of the texts read, each standing for the same line of the graph's (the graph's edges name them). */
+    const same = new Map<DirectiveNode, DirectiveNode>();
+    for (const [f, t] of unsaved) {
+      const doc = parse(t);
+      // What an Include line changed brings in is only known once saved.
+      if (includeLines(doc) !== includeLines(f.doc)) return undefined;
+      const before = includesOf(f.doc);
+      includesOf(doc).forEach((d, i) => same.set(before[i], d));
+      docs.set(f, doc);
+    }
+    const g: ConfigGraph = {
+      ...graph,
+      files: graph.files.map((f) => (docs.has(f) ? { ...f, doc: docs.get(f)! } : f)),
+      edges: graph.edges.map((e) => (same.has(e.directive) ? { ...e, directive: same.get(e.directive)! } : e)),
+    };
     const made = flattenGraph(g);
     flat = made.truncated || g.truncated ? null : made;
   }
   if (!flat) return undefined;
   return { text: flat.doc.text, origins: flat.origins, path: hit.file.path, root: nodePath.basename(hit.conf.root) };
+}
+
+/** A file's Include lines, in order. */
+function includesOf(doc: ConfigDocument): DirectiveNode[] {
+  return doc.directives.filter((d) => d.key === 'include' || d.key === 'includeoptional');
+}
+
+/** A file's lines that decide what its Include lines bring in (those, ServerRoot, Define, UnDefine) as written, in order. */
+function includeLines(doc: ConfigDocument): string {
+  return doc.directives
+    .filter((d) => d.key === 'include' || d.key === 'includeoptional' || d.key === 'serverroot' || d.key === 'define' || d.key === 'undefine')
+    .map((d) => doc.text.slice(d.start, d.end))
+    .join('\n');
 }
 
 /** The view the rules take, from the plain data (parsed once per text). */

@@ -138,6 +138,11 @@ export class ConfigWorkspace {
   }
 
   /** The configuration whose graph holds `path`, else the one of its folder, else the first folder's that has a root. */
+  /** The editor's text of a file that is open, or undefined (the disk is not read). */
+  openTextOf(path: string): string | undefined {
+    return this.openText(path);
+  }
+
   /** A file's text as the workspace reads it (the editor's when it is open), or undefined. */
   readText(path: string): string | undefined {
     return this.host.readFile(path);
