@@ -576,6 +576,29 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       assert.deepEqual(untrusted.preferred, []);
     });
 
+    // A black-box run of the editor (helper-39): a .htaccess below, opened, changed and saved in the
+    // editor, left the server config's quick fix as it was checked with the old text (the disk's
+    // .htaccess files were kept for 5 s, and the analyses made with them until the file changed).
+    it('a .htaccess below saved in the editor: the server rewrite is checked with its new text', async () => {
+      const dir = workspace({ 'www/sub/.htaccess': 'Options -Indexes\n', 'www/sub/index.html': 'x\n' });
+      const conf = lines(`<Directory "${dir}/www">`, '    AllowOverride All', '    Order allow,deny', '    Allow from all', '    Deny from 10.2', '</Directory>');
+      fs.writeFileSync(path.join(dir, 'httpd.conf'), conf);
+      const uri = fileUri(path.join(dir, 'httpd.conf'));
+      const c = await client(dir);
+      await c.open(uri, conf);
+      const preferred = async () => {
+        const diags = (await c.diagnosticsFor(uri, 1)).filter((d) => d.code === 'legacy-access');
+        const actions = await c.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: diags[0].range, context: { diagnostics: [diags[0]], only: ['quickfix'] } });
+        return actions.filter((a) => a.isPreferred);
+      };
+      assert.equal((await preferred()).length, 1);
+      const ht = fileUri(path.join(dir, 'www', 'sub', '.htaccess'));
+      await c.open(ht, 'Options -Indexes\n');
+      await c.setText(ht, 'Require all granted\n');
+      await c.save(ht);
+      assert.deepEqual(await preferred(), []);
+    });
+
     // Allow from all with AllowOverride All, and a .htaccess below with host rules of its own (the
     // common 2.2 layout): the server rewrite was never preferred while a .htaccess below set access.
     // Read with the configuration, it is checked with that file's host rules as they are.

@@ -37,6 +37,8 @@ export interface FullPassJob {
   htaccessNames?: string[];
   /** The workspace configuration a server-config file is read in (its access rewrites are planned there). */
   configuration?: ConfigurationData;
+  /** The disk's generation when the job was made (diskChanged): the worker drops what it kept of older ones. */
+  diskEpoch?: number;
 }
 
 interface JobMessage {
@@ -81,6 +83,17 @@ export function withDiskHtaccess(settings: ServiceSettings, names: readonly stri
  */
 let lastSpliced: { doc: object; at: number; view: ConfigurationView } | null = null;
 
+/** The disk's generation the caches above hold (the server bumps it when files are saved or change on disk). */
+let cachedEpoch = 0;
+
+/** Files were saved or changed on disk (`epoch` counts those events): what was kept of the .htaccess files is read again. */
+export function diskChanged(epoch: number): void {
+  if (epoch === cachedEpoch) return;
+  cachedEpoch = epoch;
+  underCache.clear();
+  lastSpliced = null;
+}
+
 export function splicedView(view: ConfigurationView): ConfigurationView {
   const now = Date.now();
   if (!lastSpliced || lastSpliced.doc !== view.doc || now - lastSpliced.at >= UNDER_TTL_MS) lastSpliced = { doc: view.doc, at: now, view: viewWithHtaccess(view, diskHost) };
@@ -88,6 +101,7 @@ export function splicedView(view: ConfigurationView): ConfigurationView {
 }
 
 function analyzeJob(job: FullPassJob): ReportedFinding[] {
+  if (job.diskEpoch !== undefined) diskChanged(job.diskEpoch);
   const names = job.htaccessNames;
   const settings: ServiceSettings = names ? withDiskHtaccess(job.settings, names) : job.settings;
   // A trusted workspace: the .htaccess files httpd reads in the configuration are read with it.

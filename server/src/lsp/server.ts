@@ -23,7 +23,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { inspect } from 'util';
 import { version as SERVER_VERSION } from '../../../package.json';
-import { FullPassRunner, splicedView, withDiskHtaccess, type FullPassJob } from './full-pass';
+import { diskChanged, FullPassRunner, splicedView, withDiskHtaccess, type FullPassJob } from './full-pass';
 import { createService, FIX_ALL_KIND, type Analysis, type ApacheConfService, type ReportedFinding } from '../service';
 import { defaultContextFor, type FileContext } from '../model/context';
 import type { ConfigurationView } from '../access';
@@ -103,6 +103,8 @@ export class ApacheConfServer {
   private readonly fullPass: FullPassRunner;
   /** The latest full analysis per document, with the quick one it completes (code actions reuse it). */
   private readonly fullAnalyses = new Map<string, { quick: Analysis; full: Analysis }>();
+  /** Counts the saves and changes on disk the server was told of (see filesChanged). */
+  private diskEpoch = 0;
   /** The include graphs and project files of the workspace folders (read lazily, only when trusted). */
   readonly workspace: ConfigWorkspace;
   /** Services for project files with rule severities of their own, and the workspace generation they were made for. */
@@ -402,8 +404,13 @@ export class ApacheConfServer {
       const path = fileUriToPath(uri);
       if (path) for (const f of this.workspace.concerns(path)) folders.add(f);
     }
-    if (!folders.size) return;
     for (const f of folders) this.workspace.invalidate(f);
+    // Any file may be a .htaccess file a rewrite was checked with (no graph holds those): what was
+    // read of the disk and the analyses made with it are dropped, so a quick fix is planned on the
+    // files as they are now (a black-box run of the editor, helper-39: a .htaccess saved in the
+    // editor, and a server config's quick fix still the one checked with its old text).
+    diskChanged(++this.diskEpoch);
+    this.fullAnalyses.clear();
     this.cache.invalidate();
     this.revalidateAll();
   }
@@ -577,7 +584,7 @@ export class ApacheConfServer {
     const settings = this.serviceFor(quick.uri).getSettings();
     const configuration = this.configurationOf(quick.uri, quick.doc.text, quick.context);
     if (!facts) return { text: quick.doc.text, uri: quick.uri, context: quick.context, settings, configuration };
-    return { text: quick.doc.text, uri: quick.uri, context: quick.context, settings: { ...settings, openDirs: facts.openDirs }, htaccessNames: facts.htaccessNames, configuration };
+    return { text: quick.doc.text, uri: quick.uri, context: quick.context, settings: { ...settings, openDirs: facts.openDirs }, htaccessNames: facts.htaccessNames, configuration, diskEpoch: this.diskEpoch };
   }
 
   /** The workspace configuration a server-config file is read in, when the workspace is trusted and a graph holds it. */
