@@ -61,7 +61,7 @@ function clientOptions(output: LogOutputChannel, getClient: () => LanguageClient
       { scheme: 'untitled', language: LANGUAGE_ID },
     ],
     // Saved files and project files changed on disk make the server read the include graph again.
-    synchronize: { configurationSection: LANGUAGE_ID, fileEvents: workspace.createFileSystemWatcher('**/{.apacheconf.json,*.conf,*.load}') },
+    synchronize: { configurationSection: LANGUAGE_ID, fileEvents: workspace.createFileSystemWatcher('**/{.apacheconf.json,*.conf,*.load,.htaccess}') },
     initializationOptions: () => ({ trusted: workspace.isTrusted }),
     outputChannel: output,
     middleware: {
