@@ -78,6 +78,8 @@ export interface AnalyzeInput {
   configuration?: ConfigurationView;
   /** The root file of a configuration known not to include this file (RuleContext.outsideOf). */
   outsideOf?: string;
+  /** Known to be included by another file whose configuration is not at hand (RuleContext.included). */
+  included?: boolean;
 }
 
 export interface ReportedFinding extends Finding {
@@ -156,7 +158,7 @@ export class ApacheConfService {
       if (setting === 'ignore') continue;
       let raw: Finding[];
       try {
-        raw = rule.check({ doc: tree, fileContext: context, uri, mode: this.settings.mode, inherited: this.settings.inherited, htaccessUnder: this.settings.htaccessUnder, openDirs: this.settings.openDirs, depth: input.depth ?? 'full', configuration: input.configuration, outsideOf: input.outsideOf });
+        raw = rule.check({ doc: tree, fileContext: context, uri, mode: this.settings.mode, inherited: this.settings.inherited, htaccessUnder: this.settings.htaccessUnder, openDirs: this.settings.openDirs, depth: input.depth ?? 'full', configuration: input.configuration, outsideOf: input.outsideOf, included: input.included });
       } catch (e) {
         // A rule must never take the whole analysis down; report the failure instead of a clean file.
         if (process.env.APACHECONF_DEBUG) console.error(e);

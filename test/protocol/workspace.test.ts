@@ -331,6 +331,25 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       assert.ok(/AuthMerging And/.test(text) || !/Require all granted/.test(text), `${r.fixes} fixes:\n${text}`);
     });
 
+    // A black-box run of the editor (helper-39): with the include graph cut at its limits, a file of
+    // it was planned alone, and its rewrite let everyone past the password the root file asks for.
+    it('a file of a graph cut at its limits is planned as a file another includes', async () => {
+      const dir = workspace({});
+      fs.mkdirSync(path.join(dir, 'sites'), { recursive: true });
+      fs.mkdirSync(path.join(dir, 'more'), { recursive: true });
+      for (let i = 0; i < 6; i++) fs.writeFileSync(path.join(dir, 'more', `m${i}.conf`), `# more ${i}\n`);
+      fs.writeFileSync(path.join(dir, 'httpd.conf'), lines('Listen 80', `<Directory "${dir}/www">`, '    AuthType Basic', '    AuthName x', '    AuthUserFile /etc/pw', '    Require valid-user', '</Directory>', 'Include sites/*.conf', 'Include more/*.conf'));
+      const site = lines('<VirtualHost *:80>', `    DocumentRoot "${dir}/www/v1"`, `    <Directory "${dir}/www/v1">`, '        Order allow,deny', '        Allow from all', '    </Directory>', '</VirtualHost>');
+      fs.writeFileSync(path.join(dir, 'sites', 'v1.conf'), site);
+      const c = await client(dir, { settings: { validate: { debounceMs: 0 }, includes: { maxFiles: 4 } } });
+      const siteUri = fileUri(path.join(dir, 'sites', 'v1.conf'));
+      await c.open(siteUri, site);
+      await c.diagnosticsFor(siteUri, 1);
+      await c.request('workspace/executeCommand', { command: 'apacheconf.migrateFile', arguments: [siteUri] });
+      const text = c.text(siteUri);
+      assert.ok(/AuthMerging And/.test(text) || !/Require all granted/.test(text), text);
+    });
+
     it('without a root file, migrates the open documents', async () => {
       const dir = workspace({ 'a/one.conf': LEGACY_CONF, 'b/two.conf': SITE_CONF });
       const c = await client(dir);

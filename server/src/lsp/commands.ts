@@ -51,6 +51,8 @@ export interface CommandContext {
   readonly workspace: ConfigWorkspace;
   /** The workspace configuration a server-config file is read in (its rewrites are planned there), if known. */
   configuration(uri: string, text: string, context: FileContext): ConfigurationView | undefined;
+  /** Whether a file is included by another of a configuration it cannot be planned in (AnalyzeInput.included). */
+  includedAlone(uri: string, context: FileContext, configuration: ConfigurationView | undefined): boolean;
   settings(): LspSettings;
   /** Replaces the httpd diagnostics (by file path) and publishes them. */
   publishHttpd(byPath: Map<string, Diagnostic[]>): Promise<void>;
@@ -148,7 +150,7 @@ export function fileMigration(ctx: CommandContext, doc: TextDocument): { text: s
   // A .htaccess file whose rewrite is exact in the workspace's configuration gets it first.
   const inContext = ctx.trusted ? htaccessInContext(ctx.workspace, uri, doc.getText(), a.context) : null;
   const configuration = ctx.configuration(uri, doc.getText(), a.context);
-  const fixed = ctx.serviceFor(uri).fixText({ text: inContext?.text ?? doc.getText(), uri, context: a.context, configuration });
+  const fixed = ctx.serviceFor(uri).fixText({ text: inContext?.text ?? doc.getText(), uri, context: a.context, configuration, included: ctx.includedAlone(uri, a.context, configuration) });
   return { text: fixed.text, applied: fixed.applied + (inContext?.text ? 1 : 0) };
 }
 
@@ -256,6 +258,7 @@ const migrateWorkspace: ServerCommand = {
           if (configuration) input.configuration = together ? { ...configuration, together } : configuration;
         }
       }
+      if (scope === 'configuration') input.included = ctx.includedAlone(input.uri, input.context ?? 'server', input.configuration);
       const [changed] = ctx.serviceFor(input.uri).migrateFiles([input]);
       if (!changed) continue;
       for (const k of changed.rewrites) made.add(k);

@@ -39,6 +39,8 @@ export interface FullPassJob {
   configuration?: ConfigurationData;
   /** The disk's generation when the job was made (diskChanged): the worker drops what it kept of older ones. */
   diskEpoch?: number;
+  /** Included by another file of a configuration that cannot be read whole (AnalyzeInput.included). */
+  included?: boolean;
 }
 
 interface JobMessage {
@@ -107,7 +109,7 @@ function analyzeJob(job: FullPassJob): ReportedFinding[] {
   // A trusted workspace: the .htaccess files httpd reads in the configuration are read with it.
   let configuration = configurationView(job.configuration);
   if (configuration && names) configuration = splicedView(configuration);
-  return createService(settings).analyze({ text: job.text, uri: job.uri, context: job.context, depth: 'full', configuration }).findings;
+  return createService(settings).analyze({ text: job.text, uri: job.uri, context: job.context, depth: 'full', configuration, included: job.included }).findings;
 }
 
 /** The worker's loop: one job per message, findings (plain data) back. */

@@ -566,7 +566,8 @@ export class ApacheConfServer {
       }
     }
     const configuration = this.readConfiguration(a.uri, a.doc.text, a.context);
-    return this.withConfigurationFindings(this.serviceFor(a.uri).analyze({ text: a.doc.text, uri: a.uri, context: a.context, configuration }, a.doc));
+    const included = this.includedAlone(a.uri, a.context, configuration);
+    return this.withConfigurationFindings(this.serviceFor(a.uri).analyze({ text: a.doc.text, uri: a.uri, context: a.context, configuration, included }, a.doc));
   }
 
   /**
@@ -583,8 +584,23 @@ export class ApacheConfServer {
     const facts = quick.context === 'htaccess' ? undefined : configurationFactsFor(this.workspace, quick.uri);
     const settings = this.serviceFor(quick.uri).getSettings();
     const configuration = this.configurationOf(quick.uri, quick.doc.text, quick.context);
-    if (!facts) return { text: quick.doc.text, uri: quick.uri, context: quick.context, settings, configuration };
-    return { text: quick.doc.text, uri: quick.uri, context: quick.context, settings: { ...settings, openDirs: facts.openDirs }, htaccessNames: facts.htaccessNames, configuration, diskEpoch: this.diskEpoch };
+    const included = this.includedAlone(quick.uri, quick.context, configuration);
+    if (!facts) return { text: quick.doc.text, uri: quick.uri, context: quick.context, settings, configuration, included };
+    return { text: quick.doc.text, uri: quick.uri, context: quick.context, settings: { ...settings, openDirs: facts.openDirs }, htaccessNames: facts.htaccessNames, configuration, diskEpoch: this.diskEpoch, included };
+  }
+
+  /**
+   * A server-config file that an include graph of the workspace holds, included by another, whose
+   * configuration cannot be read whole (the graph cut at its limits, an unsaved Include line): it is
+   * planned as a file another includes, not as a whole configuration (a black-box run of the editor,
+   * helper-39: with the graph cut, a file of it was planned alone and its rewrite let everyone
+   * past a password the root file asks for).
+   */
+  includedAlone(uri: string, context: FileContext, configuration: unknown): boolean {
+    if (configuration || !this.fsAccess.enabled || (context !== 'server' && context !== 'vhost' && context !== 'directory')) return false;
+    const path = fileUriToPath(uri);
+    const hit = path ? this.workspace.fileOf(path) : undefined;
+    return !!hit && !!hit.conf.root && this.workspace.realPath(hit.file.path) !== this.workspace.realPath(hit.conf.root);
   }
 
   /** The workspace configuration a server-config file is read in, when the workspace is trusted and a graph holds it. */
@@ -644,6 +660,7 @@ export class ApacheConfServer {
       trusted: this.fsAccess.enabled,
       workspace: this.workspace,
       configuration: (uri, text, context) => this.readConfiguration(uri, text, context),
+      includedAlone: (uri, context, configuration) => this.includedAlone(uri, context, configuration),
       settings: () => this.settings,
       publishHttpd: (byPath) => this.publishHttpd(byPath),
       applyEdit: async (label, edit, refactoring) => {

@@ -229,7 +229,7 @@ export class ConfigWorkspace {
     return wanted.includes(path);
   }
 
-  private realPath(p: string): string {
+  realPath(p: string): string {
     try {
       return this.host.realPath ? this.host.realPath(p) : p;
     } catch {

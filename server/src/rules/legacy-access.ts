@@ -215,7 +215,7 @@ export const legacyAccessRule: Rule = {
   id: 'legacy-access',
   defaultSeverity: 'warning',
   summary: '`Order`, `Allow`, `Deny`, `Satisfy`: 2.2 access control that 2.4 keeps only in mod_access_compat. Exact quick fix to `Require` where one exists.',
-  check({ doc, fileContext, mode, depth, inherited, htaccessUnder, openDirs, uri, configuration, outsideOf }) {
+  check({ doc, fileContext, mode, depth, inherited, htaccessUnder, openDirs, uri, configuration, outsideOf, included }) {
     const compat = directivesNamed(doc, ...COMPAT_DIRECTIVES);
     if (!compat.length) return [];
     let plans = new Map<DirectiveNode, SectionPlan>();
@@ -239,7 +239,11 @@ export const legacyAccessRule: Rule = {
             const o = configuration!.origins[early.test.open.line];
             if (o && o.path === configuration!.path) earlyHere = doc.sections.find((s) => s.open.line === o.line && s.key === early.test.key) ?? null;
           }
-        } else if (fileContext === 'server' && !configuration && uri && looksIncluded(uriPath(uri))) {
+        } else if (included && !configuration && fileContext !== 'server') {
+          // Part of a configuration that cannot be read whole, in a host or a directory: what
+          // surrounds it there is not known, so no rewrite is planned.
+          plans = new Map();
+        } else if (fileContext === 'server' && !configuration && uri && (included || looksIncluded(uriPath(uri)))) {
           // A file another includes, that file not at hand: only rewrites right under any main file.
           plans = plansAsIncluded(doc, uriPath(uri), mode ?? 'preserve');
         } else {

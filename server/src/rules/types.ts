@@ -84,6 +84,12 @@ export interface RuleContext {
    * and says the file is not part of it rather than that its main file is not at hand.
    */
   readonly outsideOf?: string;
+  /**
+   * The file is known to be included by another (an include graph holds it) whose configuration
+   * cannot be read whole here (the graph was cut at its limits): planned as a file another
+   * includes, whatever its path says.
+   */
+  readonly included?: boolean;
 }
 
 export interface Rule {
