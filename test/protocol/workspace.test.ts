@@ -350,6 +350,25 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       assert.ok(/AuthMerging And/.test(text) || !/Require all granted/.test(text), text);
     });
 
+    // A black-box run of the editor (helper-39): the file open in the editor is the one a link of
+    // the include graph leads to (Debian's sites-enabled): its buffer was ignored, and the edit sent
+    // for the link's path, a second model of the same file.
+    it('a file included through a symbolic link and open under its own path: its buffer is the one edited', async () => {
+      const dir = workspace({});
+      fs.mkdirSync(path.join(dir, 'sites-available'), { recursive: true });
+      fs.mkdirSync(path.join(dir, 'sites-enabled'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'httpd.conf'), lines('Listen 80', 'Include sites-enabled/*.conf'));
+      const site = lines('<VirtualHost *:80>', `    DocumentRoot "${dir}/www"`, `    <Directory "${dir}/www">`, '        Order allow,deny', '        Allow from all', '    </Directory>', '</VirtualHost>');
+      fs.writeFileSync(path.join(dir, 'sites-available', 'v1.conf'), site);
+      fs.symlinkSync(path.join(dir, 'sites-available', 'v1.conf'), path.join(dir, 'sites-enabled', 'v1.conf'));
+      const c = await client(dir);
+      const uri = fileUri(path.join(dir, 'sites-available', 'v1.conf'));
+      await c.open(uri, site);
+      const r = await c.request<MigrateWorkspaceResult>('workspace/executeCommand', { command: 'apacheconf.migrateWorkspace', arguments: [{ confirm: false }] });
+      assert.deepEqual(r.files.map((f) => f.uri), [uri]);
+      assert.match(c.text(uri), /Require all granted/);
+    });
+
     it('without a root file, migrates the open documents', async () => {
       const dir = workspace({ 'a/one.conf': LEGACY_CONF, 'b/two.conf': SITE_CONF });
       const c = await client(dir);

@@ -166,12 +166,45 @@ function pathArgument(args: readonly unknown[]): { uri?: string; path?: string }
   return { uri, path: uri ? fileUriToPath(uri) : undefined };
 }
 
-/** Open documents by file path (an editor's uri and ours may spell the same file differently). */
+/**
+ * Open documents by file path (an editor's uri and ours may spell the same file differently), a
+ * path through a symbolic link finding the file it leads to: Debian's sites-enabled/x.conf, read by
+ * the include graph, is the sites-available/x.conf the user has open (a black-box run of the
+ * editor, helper-39: the graph's text was taken and the buffer's unsaved edits ignored, and the
+ * edit went to a second model of the same file).
+ */
+class OpenDocuments extends Map<string, TextDocument> {
+  private readonly realOf = new Map<string, string>();
+
+  constructor(private readonly resolve: (p: string) => string) {
+    super();
+  }
+
+  private real(p: string): string {
+    let r = this.realOf.get(p);
+    if (r === undefined) this.realOf.set(p, (r = this.resolve(p)));
+    return r;
+  }
+
+  override get(p: string): TextDocument | undefined {
+    return super.get(p) ?? super.get(this.real(p));
+  }
+
+  override has(p: string): boolean {
+    return this.get(p) !== undefined;
+  }
+
+  add(p: string, d: TextDocument): void {
+    super.set(p, d);
+    super.set(this.real(p), d);
+  }
+}
+
 function openByPath(ctx: CommandContext): Map<string, TextDocument> {
-  const out = new Map<string, TextDocument>();
+  const out = new OpenDocuments((p) => ctx.workspace.realPath(p));
   for (const d of ctx.documents()) {
     const p = fileUriToPath(d.uri);
-    if (p) out.set(p, d);
+    if (p) out.add(p, d);
   }
   return out;
 }
