@@ -369,6 +369,28 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       assert.match(c.text(uri), /Require all granted/);
     });
 
+    // A black-box run of the editor (helper-39): the walk for .htaccess files followed a link to a
+    // folder (no host serves its path), planned the file there, and one edit held two texts for it.
+    it('a .htaccess folder also reached through a symbolic link: planned at its own path only, edited once', async () => {
+      const ht = lines('Order allow,deny', 'Deny from 10.5', 'Allow from all');
+      const dir = workspace({ 'www/v1/sub/.htaccess': ht, 'www/v1/sub/index.html': 'x\n' });
+      fs.writeFileSync(path.join(dir, 'httpd.conf'), lines('Listen 80', `DocumentRoot "${dir}/www/v1"`, `<Directory "${dir}/www">`, '    AllowOverride All', '    Require all granted', '</Directory>', `Alias /al "${dir}/www/v1"`));
+      fs.symlinkSync(path.join(dir, 'www', 'v1'), path.join(dir, 'www', 'v1link'));
+      const c = await client(dir);
+      const r = await c.request<MigrateWorkspaceResult>('workspace/executeCommand', { command: 'apacheconf.migrateWorkspace', arguments: [{ confirm: false }] });
+      assert.ok(!r.files.some((f) => f.uri.includes('v1link')), JSON.stringify(r.files));
+      const sent = (c.applied.at(-1)?.edit.documentChanges ?? []) as TextDocumentEdit[];
+      assert.equal(new Set(sent.map((e) => fs.realpathSync(fileURLToPath(e.textDocument.uri)))).size, sent.length, 'one edit per file');
+      // Opened through the link, the file gets no rewrite planned at the link's folder.
+      const viaLink = fileUri(path.join(dir, 'www', 'v1link', 'sub', '.htaccess'));
+      await c.open(viaLink, fs.readFileSync(path.join(dir, 'www', 'v1', 'sub', '.htaccess'), 'utf8'));
+      const diags = (await c.diagnosticsFor(viaLink, 1)).filter((d) => d.code === 'legacy-access');
+      if (diags.length) {
+        const actions = await c.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: viaLink }, range: diags[0].range, context: { diagnostics: [diags[0]], only: ['quickfix'] } });
+        assert.ok(!actions.some((a) => a.isPreferred && /exact in the configuration/.test(a.title)), actions.map((a) => a.title).join(' | '));
+      }
+    });
+
     it('without a root file, migrates the open documents', async () => {
       const dir = workspace({ 'a/one.conf': LEGACY_CONF, 'b/two.conf': SITE_CONF });
       const c = await client(dir);

@@ -374,6 +374,11 @@ function htaccessRewrites(
   const out: Array<{ uri: string; path: string; text: string; after: string }> = [];
   const depth = (p: string) => p.split('/').length;
   for (const path of [...found].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1))) {
+    // A file found through a symbolic link to its folder is planned nowhere: the sections httpd
+    // applies are those of the path it reaches, which the walk cannot tell (a black-box run of the
+    // editor, helper-39: the copy under a link no host serves was emptied as exact, and one edit
+    // held two texts for the same file).
+    if (ctx.workspace.realPath(path) !== path) continue;
     const text = reader.readFile(path);
     if (text === undefined) continue;
     const part = parts ? parts.planner.part(diskLinks.realPath(path), text, parts.root, parts.together, parts.made) : null;
