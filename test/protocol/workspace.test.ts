@@ -659,6 +659,21 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       assert.deepEqual(await preferred(), []);
     });
 
+    it('a .htaccess below changed on disk with no event: "Migrate access control in this file" reads it again', async () => {
+      const dir = workspace({ 'www/sub/.htaccess': 'Options -Indexes\n', 'www/sub/index.html': 'x\n' });
+      const conf = lines(`<Directory "${dir}/www">`, '    AllowOverride All', '    Order allow,deny', '    Allow from all', '    Deny from 10.2', '</Directory>');
+      fs.writeFileSync(path.join(dir, 'httpd.conf'), conf);
+      const uri = fileUri(path.join(dir, 'httpd.conf'));
+      const c = await client(dir, { applyEdit: () => false });
+      await c.open(uri, conf);
+      await c.diagnosticsFor(uri, 1);
+      const before = await c.request<{ fixes: number }>('workspace/executeCommand', { command: 'apacheconf.migrateFile', arguments: [uri] });
+      assert.equal(before.fixes, 1);
+      fs.writeFileSync(path.join(dir, 'www', 'sub', '.htaccess'), 'Require all granted\n');
+      const after = await c.request<{ fixes: number }>('workspace/executeCommand', { command: 'apacheconf.migrateFile', arguments: [uri] });
+      assert.equal(after.fixes, 0);
+    });
+
     // Allow from all with AllowOverride All, and a .htaccess below with host rules of its own (the
     // common 2.2 layout): the server rewrite was never preferred while a .htaccess below set access.
     // Read with the configuration, it is checked with that file's host rules as they are.

@@ -633,6 +633,9 @@ export class ApacheConfServer {
     } catch {
       // loadSettings logs its own failures.
     }
+    // A command plans on the disk as it is now: what was read of the .htaccess files is read again
+    // (a file changed outside the editor, with no event from the client, was kept for a few seconds).
+    diskChanged(++this.diskEpoch);
     try {
       return await command.run(this.commandContext(), args);
     } catch (e) {
