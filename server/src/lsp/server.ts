@@ -591,7 +591,8 @@ export class ApacheConfServer {
 
   /**
    * A server-config file that an include graph of the workspace holds, included by another, whose
-   * configuration cannot be read whole (the graph cut at its limits, an unsaved Include line): it is
+   * configuration cannot be read whole (the graph cut at its limits, an unsaved Include line), or
+   * one of the folder of a graph cut at its limits (it may be in the part not read): it is
    * planned as a file another includes, not as a whole configuration (a black-box run of the editor,
    * helper-39: with the graph cut, a file of it was planned alone and its rewrite let everyone
    * past a password the root file asks for).
@@ -599,8 +600,12 @@ export class ApacheConfServer {
   includedAlone(uri: string, context: FileContext, configuration: unknown): boolean {
     if (configuration || !this.fsAccess.enabled || (context !== 'server' && context !== 'vhost' && context !== 'directory')) return false;
     const path = fileUriToPath(uri);
-    const hit = path ? this.workspace.fileOf(path) : undefined;
-    return !!hit && !!hit.conf.root && this.workspace.realPath(hit.file.path) !== this.workspace.realPath(hit.conf.root);
+    if (!path) return false;
+    const hit = this.workspace.fileOf(path);
+    if (hit) return !!hit.conf.root && this.workspace.realPath(hit.file.path) !== this.workspace.realPath(hit.conf.root);
+    // A graph cut at its limits may include it in the part not read.
+    const conf = this.workspace.configurationFor(path);
+    return !!conf?.graph?.truncated && !!conf.root && this.workspace.realPath(path) !== this.workspace.realPath(conf.root);
   }
 
   /** The workspace configuration a server-config file is read in, when the workspace is trusted and a graph holds it. */
