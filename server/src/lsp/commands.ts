@@ -23,7 +23,7 @@ import type { CredentialsState, ExplainQuery, ExplainResult } from '../features/
 import { fileUriToPath, pathToFileUri } from '../features/paths';
 import { diskReader, type ConfigWorkspace, type FolderConfiguration } from './workspace';
 import type { LspSettings } from './settings';
-import { htaccessInContext } from './htaccess';
+import { flatConfigOf, htaccessInContext } from './htaccess';
 import { JointPlanner } from '../features/joint-htaccess';
 import { diskLinks } from '../model/disk';
 import { findHttpdBinary, httpdDiagnostics, runHttpdCheck, type HttpdRun } from './httpd';
@@ -401,8 +401,9 @@ function htaccessRewrites(
  * editor has them (open ones as typed); null when the graph was cut at the limits.
  */
 function jointPlannerFor(ctx: CommandContext, graph: ConfigGraph, open: ReadonlyMap<string, TextDocument>): JointPlanner | null {
-  const flat = flattenGraph(graph);
-  if (flat.truncated || graph.truncated) return null;
+  // (The graph's flattened text, made once per graph.)
+  const flat = flatConfigOf(graph);
+  if (!flat) return null;
   const reader = { readFile: (p: string) => open.get(p)?.getText() ?? ctx.workspace.readText(p), listDir: (p: string) => ctx.workspace.listDir(p) };
   // (By real path, as the files of the edit are told apart: a file included through a link is one file.)
   return new JointPlanner({ doc: flat.doc, real: flat.origins.map((o) => ({ path: diskLinks.realPath(o.path), line: o.line })) }, reader, diskLinks);

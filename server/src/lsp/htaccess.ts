@@ -19,7 +19,7 @@ import type { ConfigWorkspace } from './workspace';
 /** The flattened configuration of each graph (null when the graph was cut at the limits: nothing is exact then). */
 const flats = new WeakMap<ConfigGraph, FlatConfig | null>();
 
-function flatConfigOf(graph: ConfigGraph): FlatConfig | null {
+export function flatConfigOf(graph: ConfigGraph): FlatConfig | null {
   let f = flats.get(graph);
   if (f === undefined) {
     const flat = flattenGraph(graph);
