@@ -280,6 +280,19 @@ const MAPPERS = new Set([
 ]);
 
 /**
+ * The access file httpd reads in folder `dir`: the first of the AccessFileName `names` that exists
+ * there (httpd reads no other), with its text; undefined when none does.
+ */
+export function accessFileIn(dir: string, names: readonly string[], reader: { readFile(p: string): string | undefined }): { file: string; body: string } | undefined {
+  for (const name of names) {
+    const file = (dir === '/' ? '' : dir) + '/' + name;
+    const body = reader.readFile(file);
+    if (body !== undefined) return { file, body };
+  }
+  return undefined;
+}
+
+/**
  * Whether `vhost` (null: the main server) may serve files from `dir`, and so read its `.htaccess`
  * files: false only when the configuration maps no URL outside a DocumentRoot (no Alias,
  * RewriteRule, UserDir, mod_vhost_alias…) and the host's DocumentRoot, known as an absolute path,
@@ -469,10 +482,9 @@ export function explainOnDisk(input: DiskExplainInput): ExplainResult & { htacce
     for (const dir of walkedDirectories(filename, reader)) {
       const ov = overridesFor(flat.doc, picked.vhost, dir);
       if (!ov) continue;
-      for (const name of names) {
-        const file = (dir === '/' ? '' : dir) + '/' + name;
-        const body = reader.readFile(file);
-        if (body === undefined) continue;
+      const found = accessFileIn(dir, names, reader);
+      if (found) {
+        const { file, body } = found;
         read.push(file);
         const hdoc = parse(body);
         const { fatal, skip } = checkHtaccess(hdoc, ov);
@@ -497,8 +509,6 @@ export function explainOnDisk(input: DiskExplainInput): ExplainResult & { htacce
         for (let i = 0; i < bodyLines; i++) o.push({ path: file, line: i });
         o.push({ path: file, line: Math.max(0, bodyLines - 1) });
         inserts.push({ text: wrapped, origins: o });
-        // The first of the AccessFileName names that exists is the only one httpd reads there.
-        break;
       }
     }
     if (inserts.length) {

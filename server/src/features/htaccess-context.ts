@@ -14,7 +14,7 @@
 import { applyEdits, parse, physicalLine, trimEndChars, type ConfigDocument, type OffsetEdit, type SectionNode } from '../syntax';
 import { checkEditsAt, COMPAT_KEYS, fnmatchPath, isAccessKey, openDirectories, planMigration, type ConfigurationView } from '../access';
 import type { HtaccessUnder } from '../rules';
-import { accessFileNames, checkHtaccess, directoryCopy, mainServerListen, mayServeFrom, overridesFor, virtualHosts, type Overrides } from './explain-disk';
+import { accessFileIn, accessFileNames, checkHtaccess, directoryCopy, mainServerListen, mayServeFrom, overridesFor, virtualHosts, type Overrides } from './explain-disk';
 import { only22Inside } from '../model/guards';
 
 export interface HtaccessInContext {
@@ -98,17 +98,12 @@ export function htaccessUnder(
     if (below && d === root) return false;
     // A file httpd never reads sets nothing (a folder below with `AllowOverride None`).
     if (!reads(d)) return false;
-    // httpd reads the first of the AccessFileName names that exists in a folder, and no other.
-    for (const name of names) {
-      const file = (d === '/' ? '' : d) + '/' + name;
-      const body = reader.readFile(file);
-      if (body === undefined) continue;
-      const hdoc = parse(body);
-      if (hdoc.errors.length || hdoc.directives.some((x) => isAccessKey(x.key))) {
-        found = file;
-        return true;
-      }
-      break;
+    const f = accessFileIn(d, names, reader);
+    if (!f) return false;
+    const hdoc = parse(f.body);
+    if (hdoc.errors.length || hdoc.directives.some((x) => isAccessKey(x.key))) {
+      found = f.file;
+      return true;
     }
     return false;
   });
@@ -450,18 +445,14 @@ function parentCopies(config: ConfigDocument, vhost: SectionNode | null, dir: st
     const parent = '/' + parts.slice(0, i).join('/');
     const ov = overridesFor(config, vhost, parent);
     if (!ov) continue;
-    for (const name of names) {
-      const file = (parent === '/' ? '' : parent) + '/' + name;
-      const body = reader.readFile(file);
-      if (body === undefined) continue;
-      const pdoc = parse(body);
-      if (hostRulesIn(pdoc)) return { why: `the .htaccess of a parent directory (${file}) has host rules of its own, which this file inherits: migrate that one first, then this one.` };
-      const { fatal, skip } = checkHtaccess(pdoc, ov);
-      if (fatal || skip.length) return { why: `httpd cannot read the .htaccess of a parent directory (${file}) as it is${fatal ? ` (${fatal.effect})` : ''}.` };
-      out.push({ file, text: directoryCopy(parent, body) });
-      // (The first of the AccessFileName names that exists is the only one httpd reads.)
-      break;
-    }
+    const f = accessFileIn(parent, names, reader);
+    if (!f) continue;
+    const { file, body } = f;
+    const pdoc = parse(body);
+    if (hostRulesIn(pdoc)) return { why: `the .htaccess of a parent directory (${file}) has host rules of its own, which this file inherits: migrate that one first, then this one.` };
+    const { fatal, skip } = checkHtaccess(pdoc, ov);
+    if (fatal || skip.length) return { why: `httpd cannot read the .htaccess of a parent directory (${file}) as it is${fatal ? ` (${fatal.effect})` : ''}.` };
+    out.push({ file, text: directoryCopy(parent, body) });
   }
   return out;
 }
@@ -482,21 +473,17 @@ function childCopies(config: ConfigDocument, vhost: SectionNode | null, dir: str
     if (sub === dir) return false;
     const ov = overridesFor(config, vhost, sub);
     if (!ov) return false;
-    for (const name of names) {
-      const file = sub + '/' + name;
-      const body = reader.readFile(file);
-      if (body === undefined) continue;
-      const cdoc = parse(body);
-      // The first of the AccessFileName names that exists is the only one httpd reads there.
-      if (!cdoc.errors.length && !cdoc.directives.some((d) => isAccessKey(d.key))) break;
-      const { fatal, skip } = cdoc.errors.length ? { fatal: null, skip: [] } : checkHtaccess(cdoc, ov);
-      if (cdoc.errors.length || fatal || skip.length || /\r(?!\n)/.test(body)) refused = `httpd cannot read the .htaccess of a subdirectory (${file}) as it is${fatal ? ` (${fatal.effect})` : ''}.`;
-      if (refused) return true;
-      // One with host rules of its own is read as it stays for now (mod_access_compat still reads
-      // it): this file's rewrite must answer as before with it, and it is rewritten after this one.
-      out.push({ file, text: directoryCopy(sub, body), ...(hostRulesIn(cdoc) ? { keep: true } : {}) });
-      break;
-    }
+    const f = accessFileIn(sub, names, reader);
+    if (!f) return false;
+    const { file, body } = f;
+    const cdoc = parse(body);
+    if (!cdoc.errors.length && !cdoc.directives.some((d) => isAccessKey(d.key))) return false;
+    const { fatal, skip } = cdoc.errors.length ? { fatal: null, skip: [] } : checkHtaccess(cdoc, ov);
+    if (cdoc.errors.length || fatal || skip.length || /\r(?!\n)/.test(body)) refused = `httpd cannot read the .htaccess of a subdirectory (${file}) as it is${fatal ? ` (${fatal.effect})` : ''}.`;
+    if (refused) return true;
+    // One with host rules of its own is read as it stays for now (mod_access_compat still reads
+    // it): this file's rewrite must answer as before with it, and it is rewritten after this one.
+    out.push({ file, text: directoryCopy(sub, body), ...(hostRulesIn(cdoc) ? { keep: true } : {}) });
     return false;
   });
   if (refused !== null) return { why: refused };
@@ -567,19 +554,15 @@ export function spliceHtaccessFiles(config: ConfigDocument, origins: ReadonlyArr
         if (!mayServeFrom(config, host, folder)) return;
         const ov = overridesFor(config, host, folder);
         if (!ov) return;
-        for (const name of accessFileNames(config, host)) {
-          const file = (folder === '/' ? '' : folder) + '/' + name;
-          const body = reader.readFile(file);
-          if (body === undefined) continue;
-          const hdoc = parse(body);
-          // The first of the AccessFileName names that exists is the only one httpd reads there.
-          if (!hdoc.errors.length && !hdoc.directives.some((d) => isAccessKey(d.key))) break;
-          const { fatal, skip } = hdoc.errors.length ? { fatal: true, skip: [] } : checkHtaccess(hdoc, ov);
-          // One httpd cannot read as it is, or with a line break the configuration would count otherwise.
-          if (fatal || skip.length || /\r(?!\n)/.test(body)) bad = true;
-          else copies[h].set(file, { folder, body });
-          break;
-        }
+        const f = accessFileIn(folder, accessFileNames(config, host), reader);
+        if (!f) return;
+        const { file, body } = f;
+        const hdoc = parse(body);
+        if (!hdoc.errors.length && !hdoc.directives.some((d) => isAccessKey(d.key))) return;
+        const { fatal, skip } = hdoc.errors.length ? { fatal: true, skip: [] } : checkHtaccess(hdoc, ov);
+        // One httpd cannot read as it is, or with a line break the configuration would count otherwise.
+        if (fatal || skip.length || /\r(?!\n)/.test(body)) bad = true;
+        else copies[h].set(file, { folder, body });
       });
       // A copy at the top level is read by every virtual host as well (they inherit the main
       // server's sections). Where each of them reads the same file, that changes nothing: its own
