@@ -380,7 +380,7 @@ describe('.htaccess rewrites on the real httpd: in their server configuration (f
       const ht = texts[i];
       const config = `DocumentRoot "@DOCROOT@"\nSetEnvIf X-Flag ^yes FLAG\n${server}`;
       const whole = parse(`<VirtualHost *:80>\n${forEngine(config)}\n</VirtualHost>\n`);
-      const r = migrateHtaccessInContext(whole, `${FAKE_ROOT}/sub`, ht, undefined, NO_PARENTS);
+      const r = migrateHtaccessInContext(whole, `${FAKE_ROOT}/sub`, ht, undefined, NO_PARENTS, null);
       if (r.text === null) {
         const k = (r.why ?? '').replace(/GET .*|POST .*/, '…').slice(0, 70);
         why[k] = (why[k] ?? 0) + 1;

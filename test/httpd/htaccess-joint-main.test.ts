@@ -83,7 +83,7 @@ function migrate(c: MainCase): MainResult {
   const w = spliced(c);
   const view: ConfigurationView = { doc: w.doc, origins: w.origins, path: 'root.conf', root: 'root.conf', context: 'server', htaccessKnown: w.known, directories: w.directories, kept: w.files };
   const fixed = createService().fixText({ text, uri: 'file:///etc/httpd/root.conf', context: 'server', configuration: view });
-  const r = migrateHtaccessInContext(parse(fixed.text), `${FAKE_ROOT}/sub`, c.htaccess, undefined, reader);
+  const r = migrateHtaccessInContext(parse(fixed.text), `${FAKE_ROOT}/sub`, c.htaccess, undefined, reader, null);
   const htaccess = r.text ?? c.htaccess;
   // Back into the server part and the host's body (the rewrite never touches the lines around them).
   const out = fromEngine(fixed.text);

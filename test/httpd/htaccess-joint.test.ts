@@ -88,7 +88,7 @@ export function migrateJoint(c: JointCase): JointResult {
   const after: HtaccessReader = { readFile: (p) => done.get(p) ?? reader.readFile(p), listDir: reader.listDir };
   for (const rel of Object.keys(c.htaccess).sort((a, b) => a.split('/').length - b.split('/').length)) {
     const dir = `${FAKE_ROOT}/${rel.slice(0, rel.lastIndexOf('/'))}`;
-    const r = migrateHtaccessInContext(parse(server), dir, c.htaccess[rel], undefined, after);
+    const r = migrateHtaccessInContext(parse(server), dir, c.htaccess[rel], undefined, after, null);
     out[rel] = r.text ?? c.htaccess[rel];
     done.set(`${FAKE_ROOT}/${rel}`, out[rel]);
   }

@@ -134,8 +134,8 @@ describe('.htaccess rewrites on the real httpd: the main server reads them too',
     it(row.id, async function () {
       if (!httpdOrSkip(this)) return;
       const dir = `${FAKE_ROOT}/sub`;
-      const withMain = migrateHtaccessInContext(parse(engineConfig(row, true)), dir, row.htaccess, undefined, NO_PARENTS);
-      const vhostOnly = migrateHtaccessInContext(parse(engineConfig(row, false)), dir, row.htaccess, undefined, NO_PARENTS);
+      const withMain = migrateHtaccessInContext(parse(engineConfig(row, true)), dir, row.htaccess, undefined, NO_PARENTS, null);
+      const vhostOnly = migrateHtaccessInContext(parse(engineConfig(row, false)), dir, row.htaccess, undefined, NO_PARENTS, null);
       if (row.mainDiffers) {
         assert.equal(withMain.text, null, 'no rewrite where the main server answers');
         assert.match(withMain.why ?? '', /the main server, which answers what no virtual host takes \(`Listen 127\.0\.0\.1:81`, line 2\)/);
@@ -183,7 +183,7 @@ describe('.htaccess rewrites on the real httpd: the main server reads them too, 
     for (let i = 0; i < rows.length && done < runs; i++) {
       const row: Row = { id: `m${i}`, ...rows[i], htaccess: hts[i] };
       tried++;
-      const r = migrateHtaccessInContext(parse(engineConfig(row, true)), `${FAKE_ROOT}/sub`, row.htaccess, undefined, NO_PARENTS);
+      const r = migrateHtaccessInContext(parse(engineConfig(row, true)), `${FAKE_ROOT}/sub`, row.htaccess, undefined, NO_PARENTS, null);
       if (r.text === null) continue;
       const a = await answers(row, r.text);
       requests += 2 * a.total;

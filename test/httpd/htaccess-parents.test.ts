@@ -84,7 +84,7 @@ function rewrite(row: Row, blind: boolean): { text: string | null; why?: string 
     readFile: (p: string) => files[p],
     listDir: (p: string) => (p === `${FAKE_ROOT}/sub` ? ['in/', 'a.html', 'b.html'] : p === `${FAKE_ROOT}/sub/in` ? ['a.html'] : undefined),
   };
-  return migrateHtaccessInContext(whole, `${FAKE_ROOT}/sub`, row.htaccess, undefined, reader);
+  return migrateHtaccessInContext(whole, `${FAKE_ROOT}/sub`, row.htaccess, undefined, reader, null);
 }
 
 function oracleCase(row: Row, htaccess: string): OracleCase {

@@ -394,6 +394,26 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       }
     });
 
+    // httpd applies the sections of the path it maps a URL to, links unresolved: a folder that an
+    // Alias and a link in the document root both reach has two sets of sections, and a rewrite of
+    // its .htaccess file for the Alias's path (with a password there) answered 403 through the
+    // link, where everyone got in (test/httpd/symlinked-folders.test.ts shows it on httpd).
+    it('a .htaccess folder an Alias and a link in the document root both reach: no rewrite, in the file or the workspace', async () => {
+      const ht = lines('Order deny,allow', 'Deny from all', 'Allow from 127.0.0.2', 'Satisfy any');
+      const dir = workspace({ 'out/.htaccess': ht, 'out/index.html': 'o\n', 'www/index.html': 'i\n' });
+      fs.writeFileSync(path.join(dir, 'httpd.conf'), lines('Listen 80', `DocumentRoot "${dir}/www"`, `<Directory "${dir}/www">`, '    AllowOverride All', '</Directory>', `Alias /p "${dir}/out"`, `<Directory "${dir}/out">`, '    AllowOverride All', '    AuthType Basic', '    AuthName x', '    AuthUserFile /etc/pw', '    Require valid-user', '</Directory>'));
+      fs.symlinkSync(path.join(dir, 'out'), path.join(dir, 'www', 'l'));
+      const c = await client(dir);
+      const uri = fileUri(path.join(dir, 'out', '.htaccess'));
+      await c.open(uri, ht);
+      const diags = (await c.diagnosticsFor(uri, 1)).filter((d) => d.code === 'legacy-access');
+      assert.ok(diags.length > 0);
+      const actions = await c.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: diags[0].range, context: { diagnostics: [diags[0]], only: ['quickfix'] } });
+      assert.ok(!actions.some((a) => a.isPreferred), actions.map((a) => a.title).join(' | '));
+      await c.request('workspace/executeCommand', { command: 'apacheconf.migrateWorkspace', arguments: [{ confirm: false }] });
+      assert.equal(c.text(uri), ht);
+    });
+
     it('without a root file, migrates the open documents', async () => {
       const dir = workspace({ 'a/one.conf': LEGACY_CONF, 'b/two.conf': SITE_CONF });
       const c = await client(dir);

@@ -184,7 +184,7 @@ function tableReader(files: Record<string, string>): { readFile(p: string): stri
 describe('.htaccess rewrite in its server configuration', () => {
   for (const row of ROWS) {
     it(row.name, () => {
-      const r = migrateHtaccessInContext(parse(row.config), '/s/d', row.htaccess ?? HT, undefined, row.parents === null ? undefined : row.parents === 'no-list' ? { readFile: () => undefined } : tableReader(row.parents ?? {}));
+      const r = migrateHtaccessInContext(parse(row.config), '/s/d', row.htaccess ?? HT, undefined, row.parents === null ? undefined : row.parents === 'no-list' ? { readFile: () => undefined } : tableReader(row.parents ?? {}), null);
       if (row.text !== undefined) assert.equal(r.text, row.text, r.why);
       else {
         assert.equal(r.text, null);

@@ -692,7 +692,7 @@ async function runCheck(o: CheckOptions, io: CliIO, cwd: string): Promise<number
     const joint = root && context === 'htaccess' ? jointHtaccessPart(root, file, l.decoded.text, o.root ?? '', together, diskHost, made) : null;
     if (joint) a = l.service.withRewriteInConfiguration(a, { edits: joint.edits, root: nodePath.basename(o.root!) });
     else if (root && context === 'htaccess') {
-      const r = migrateHtaccessInContext(root.doc, nodePath.dirname(file.absolute), l.decoded.text, root.origins, diskHost);
+      const r = migrateHtaccessInContext(root.doc, nodePath.dirname(file.absolute), l.decoded.text, root.origins, diskHost, diskLinks);
       if (r.text !== null && r.edits) a = l.service.withRewriteInConfiguration(a, { edits: r.edits, root: nodePath.basename(o.root!) });
       else if (r.why && r.why !== NO_HOST_RULES) a = l.service.withRefusalInConfiguration(a, r.why, nodePath.basename(o.root!));
     }
@@ -809,7 +809,7 @@ function runFix(o: FixOptions, io: CliIO, cwd: string): number {
       start = joint.text;
       inContext = joint.applied;
     } else if (rootDoc && l.context === 'htaccess') {
-      const r = migrateHtaccessInContext(rootDoc, nodePath.dirname(file.absolute), decoded.text, rootOrigins, parents);
+      const r = migrateHtaccessInContext(rootDoc, nodePath.dirname(file.absolute), decoded.text, rootOrigins, parents, diskLinks);
       if (r.text !== null) {
         start = r.text;
         inContext = 1;

@@ -14,6 +14,7 @@
 import { applyEdits, parse, physicalLine, trimEndChars, type ConfigDocument, type OffsetEdit, type SectionNode } from '../syntax';
 import { checkEditsAt, COMPAT_KEYS, fnmatchPath, isAccessKey, openDirectories, planMigration, type ConfigurationView } from '../access';
 import type { HtaccessUnder } from '../rules';
+import { MAX_SERVED_FOLDERS, servedPathOf, type LinkHost } from './served-paths';
 import { accessFileIn, accessFileNames, checkHtaccess, directoryCopy, mainServerListen, mayServeFrom, overridesFor, virtualHosts, type Overrides } from './explain-disk';
 import { only22Inside } from '../model/guards';
 
@@ -187,7 +188,21 @@ export function migrateHtaccessInContext(
    * which inherit from it. Without one nothing is known of them, and no rewrite is offered.
    */
   parents: HtaccessReader | undefined,
+  /**
+   * Real paths and links on the disk: httpd reaches a folder by the path its URL mapping gives,
+   * links unresolved, and applies that path's sections (see served-paths.ts). Without it the folder
+   * is taken to be reached by `dir` alone (null: a disk held in memory, which has none).
+   */
+  links: LinkHost | null,
 ): HtaccessInContext {
+  if (links) {
+    const real = links.realPath(dir);
+    const served = servedPathOf(config, real, links);
+    if (served.kind === 'several') return { text: null, why: `httpd reaches its folder by more than one path through symbolic links (one of them ${served.path}), and each path has its own \`<Directory>\` sections and parent .htaccess files: a rewrite checked on one path says nothing of the others.` };
+    if (served.kind === 'unknown') return { text: null, why: `the folders its configuration serves are too many (over ${MAX_SERVED_FOLDERS}) to look through for symbolic links that reach it by another path.` };
+    if (served.kind === 'one') dir = served.path;
+    else if (real !== dir) return { text: null, why: `it is reached through a symbolic link (its folder is ${real}) that no \`DocumentRoot\` or \`Alias\` of the configuration leads through, so which path httpd reaches it by, and which sections apply there, is not known.` };
+  }
   if (!parents) return { text: null, why: 'the .htaccess files of its parent directories, which it inherits from, cannot be read.' };
   if (!parents.listDir) return { text: null, why: 'its subdirectories cannot be listed, and a .htaccess file in one of them would inherit from it.' };
   if (!hasHostRules(htaccess)) return { text: null, why: NO_HOST_RULES };

@@ -16,14 +16,9 @@ import { applyEdits, parse, type ConfigDocument, type OffsetEdit } from '../synt
 import { plansInConfiguration, type ConfigurationView } from '../access';
 import { rewritableWithServer, viewWithHtaccess, type HtaccessReader } from './htaccess-context';
 import { dirname, isAbsolutePath, normalizePath } from './paths';
+import { servedPathOf, type LinkHost } from './served-paths';
 
-/** What a joint plan needs of the disk beyond the files' texts: real paths and links. */
-export interface LinkHost {
-  /** The path with every symbolic link resolved; the path itself when it cannot be resolved. */
-  realPath(p: string): string;
-  /** A folder's entries, or undefined when it cannot be listed. */
-  entries(dir: string): Array<{ name: string; directory: boolean; link: boolean }> | undefined;
-}
+export type { LinkHost };
 
 /** A configuration as one document, each line with the real path of the file it comes from. */
 export interface RealConfiguration {
@@ -139,6 +134,9 @@ export function reachedOtherwise(doc: ConfigDocument, file: string, known: reado
     const real = links.realPath(plain);
     if (real !== plain && related(real, folder)) return true;
   }
+  // Links anywhere in the served trees that reach the folder, or above it.
+  const served = servedPathOf(doc, links.realPath(folder), links);
+  if (served.kind === 'several' || served.kind === 'unknown' || (served.kind === 'one' && served.path !== folder)) return true;
   // Links under the directory whose files were read (the walk does not follow them).
   for (const top of known) {
     if (!folder.startsWith(top === '/' ? '/' : top + '/') && folder !== top) continue;
@@ -151,6 +149,8 @@ export function reachedOtherwise(doc: ConfigDocument, file: string, known: reado
         if (e.directory) queue.push(queue[i] === '/' ? '/' + e.name : queue[i] + '/' + e.name);
       }
     }
+    // Folders past the limit were not looked at: a link may be among them.
+    if (queue.length > MAX_LINK_WALK) return true;
   }
   return false;
 }

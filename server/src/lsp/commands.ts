@@ -25,7 +25,7 @@ import { diskReader, type ConfigWorkspace, type FolderConfiguration } from './wo
 import type { LspSettings } from './settings';
 import { flatConfigOf, htaccessInContext } from './htaccess';
 import { JointPlanner } from '../features/joint-htaccess';
-import { diskLinks } from '../model/disk';
+import { diskLinks, freshDiskLinks } from '../model/disk';
 import { findHttpdBinary, httpdDiagnostics, runHttpdCheck, type HttpdRun } from './httpd';
 
 export interface CommandContext {
@@ -372,6 +372,8 @@ function htaccessRewrites(
   // Those planned with the server config make their part of its rewrites (read as they were).
   if (parts) for (const p of parts.planner.htaccessFiles()) found.add(p);
   const out: Array<{ uri: string; path: string; text: string; after: string }> = [];
+  // The disk's links as this command finds them (the walk of the served trees is made once for it).
+  const links = freshDiskLinks();
   const depth = (p: string) => p.split('/').length;
   for (const path of [...found].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1))) {
     // A file found through a symbolic link to its folder is planned nowhere: the sections httpd
@@ -388,7 +390,7 @@ function htaccessRewrites(
       continue;
     }
     if (!hasHostRules(text)) continue;
-    const r = migrateHtaccessInContext(flat.doc, nodePath.dirname(path), text, flat.origins, reader);
+    const r = migrateHtaccessInContext(flat.doc, nodePath.dirname(path), text, flat.origins, reader, links);
     if (r.text === null) continue;
     done.set(path, r.text);
     out.push({ uri: open.get(path)?.uri ?? pathToFileUri(path), path, text, after: r.text });

@@ -12,6 +12,7 @@ import type { ConfigGraph } from '../model/workspace';
 import { flattenGraph, type FlatConfig } from '../features/explain';
 import { migrateHtaccessInContext, NO_HOST_RULES } from '../features/htaccess-context';
 import { allAccessFileNames } from '../features/explain-disk';
+import { freshDiskLinks } from '../model/disk';
 import { openDirectories, type ConfigurationView } from '../access';
 import { fileUriToPath } from '../features/paths';
 import type { ConfigWorkspace } from './workspace';
@@ -100,7 +101,7 @@ export function htaccessInContext(workspace: ConfigWorkspace, uri: string, text:
         return v;
       },
     };
-    const r = migrateHtaccessInContext(doc, nodePath.dirname(path), text, undefined, reader);
+    const r = migrateHtaccessInContext(doc, nodePath.dirname(path), text, undefined, reader, freshDiskLinks());
     const root = nodePath.basename(conf.root);
     hit =
       r.text !== null && r.edits

@@ -73,3 +73,8 @@ export const diskLinks = {
     }
   },
 };
+
+/** The same as diskLinks, as an object of its own: what is worked out from the disk's links is kept per such object (features/served-paths.ts), so one made per command reads the disk again. */
+export function freshDiskLinks(): typeof diskLinks {
+  return { realPath: diskLinks.realPath, entries: diskLinks.entries };
+}
