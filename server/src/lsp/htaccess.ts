@@ -72,11 +72,9 @@ export function htaccessInContext(workspace: ConfigWorkspace, uri: string, text:
   if (!conf?.graph || !conf.root) return null;
   const doc = flatOf(conf.graph);
   if (!doc) return null;
-  // Opened through a symbolic link to its folder: httpd applies the sections of the path it
-  // reaches, which may be the other (a black-box run of the editor, helper-39).
-  if (workspace.realPath(path) !== path) {
-    return { text: null, edits: [], why: `it is open through a symbolic link (the file is ${workspace.realPath(path)}): httpd applies the sections of the path it reaches the folder by, which cannot be told here, so no rewrite is checked.`, root: nodePath.basename(conf.root) };
-  }
+  // Opened through a symbolic link to its folder: httpd applies the sections of the path it maps
+  // URLs to, which the plan finds from the disk's links (features/served-paths.ts): the one such
+  // path, whichever way the file was opened, or none when there are several.
   // The engine reads the whole configuration: answers are kept per graph, directory and text.
   let memo = answers.get(conf.graph);
   if (!memo) answers.set(conf.graph, (memo = new Map()));
