@@ -151,7 +151,8 @@ export function fileMigration(ctx: CommandContext, doc: TextDocument): { text: s
   const inContext = ctx.trusted ? htaccessInContext(ctx.workspace, uri, doc.getText(), a.context) : null;
   const configuration = ctx.configuration(uri, doc.getText(), a.context);
   const fixed = ctx.serviceFor(uri).fixText({ text: inContext?.text ?? doc.getText(), uri, context: a.context, configuration, included: ctx.includedAlone(uri, a.context, configuration) });
-  return { text: fixed.text, applied: fixed.applied + (inContext?.text ? 1 : 0) };
+  // (A rewrite that empties the file is one too: its text is the empty string.)
+  return { text: fixed.text, applied: fixed.applied + (inContext && inContext.text !== null ? 1 : 0) };
 }
 
 /** The first argument when it is an object (named arguments), else an empty one. */
