@@ -19,7 +19,7 @@ import { authzBlock, compatBlock } from './blocks';
 import { BASIC, GROUPFILE, SUB, assertExactOnHttpd, dir, files, forEngine, fromEngine, httpdOrSkip, loc, runPair, type MigrationCase, type Migrated } from './migration-cases.test';
 import { createService } from '../../server/src/service';
 import { parse } from '../../server/src/syntax';
-import type { ConfigurationView } from '../../server/src/access';
+import { migrateText, type ConfigurationView } from '../../server/src/access';
 
 const PATHS = ['/index.html', '/sub/a.html', '/sub/', '/sub/deep/b.html', '/other/a.html'];
 const FILES = { 'sub/deep/b.html': 'b\n', 'other/a.html': 'o\n' };
@@ -53,9 +53,10 @@ export function migrateInConfiguration(s: Split): Migrated & { standalone: strin
   };
   const r = fix(root, 'root.conf');
   const i = fix(included, 'included.conf');
-  // The included file planned alone, as before: what the first row shows httpd refusing.
-  const alone = createService().fixText({ text: included, uri: 'file:///etc/httpd/alone.conf', context: 'server' });
-  const standalone = alone.analysis.findings.some((f) => f.rule === 'legacy-access' && f.severity !== 'hint') || r === null ? null : fromEngine(r + alone.text);
+  // The included file planned as a whole configuration (as a file with a Listen line of its own
+  // would be; one without is planned as a file another includes): what the first row shows httpd refusing.
+  const alone = migrateText(included, 'server');
+  const standalone = alone.plan.sections.some((sp) => !sp.exact) || r === null ? null : fromEngine(r + alone.text);
   const c: MigrationCase = { id: s.id, why: 'in configuration', config: s.root + '\n' + s.included, paths: PATHS, files: FILES, headers: HEADERS };
   return { c, rewritten: r !== null && i !== null ? fromEngine(r + i) : null, reasons, standalone };
 }

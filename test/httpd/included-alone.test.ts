@@ -13,8 +13,9 @@
 // Each case is a main file (2.4 lines only: it is not rewritten) and an included file. The
 // included file is rewritten on its own, as `apacheconf fix` does for a file in conf-enabled/,
 // and the main file with the rewrite runs on httpd without mod_access_compat against the original
-// with it. The same file under a name that says nothing of an Include gets its file-alone rewrite,
-// which the first row shows httpd refusing under the closed main file.
+// with it. A file with no Listen line and no Include is such a file too, whatever its folder (httpd
+// runs no file without one); the file-alone rewrite, which a file with a Listen line gets, the
+// first row shows httpd answering otherwise under the closed main file.
 // APACHECONF_CONFIG_RUNS=<n> (default 40) and APACHECONF_SEED=<n> change the random run.
 
 import assert from 'node:assert/strict';
@@ -24,6 +25,7 @@ import { HEAD, TABLE, place, type Split } from './in-configuration.test';
 import { authzBlock, compatBlock } from './blocks';
 import { BASIC, GROUPFILE, dir } from './migration-cases.test';
 import { createService } from '../../server/src/service';
+import { migrateText } from '../../server/src/access';
 
 const PATHS = ['/index.html', '/sub/a.html', '/sub/', '/sub/deep/b.html', '/other/a.html'];
 const FILES = { 'sub/deep/b.html': 'b\n', 'other/a.html': 'o\n' };
@@ -58,17 +60,24 @@ const TABLE_24 = TABLE.filter((s) => !COMPAT_LINE.test(s.root));
 if (typeof describe === 'function') describe('included files rewritten without their main file (real httpd)', function () {
   this.timeout(1_200_000);
 
-  it('under a closed main file, the file-alone rewrite opens what httpd keeps closed; the included-file rewrite does not', async function () {
+  it('under a closed main file, the file-alone rewrite opens what httpd keeps closed; the included-file rewrite, which a file with no Listen line gets in any folder, does not', async function () {
     if (!httpdOrSkip(this)) return;
     const closed = TABLE_24[0];
-    const plain = migrateAlone(closed, '/etc/httpd/alone.conf');
-    assert.ok(plain.rewritten, 'a file whose name says nothing of an Include gets its file-alone rewrite');
+    // The rewrite of the file taken as a whole configuration (what a file with a Listen line of its own gets).
+    const alone = fromEngine(migrateText(forEngine(closed.included.endsWith('\n') ? closed.included : closed.included + '\n'), 'server').text);
+    assert.doesNotMatch(alone, COMPAT_LINE);
+    const plain = { ...migrateAlone(closed), rewritten: closed.root + '\n' + alone, reasons: [] };
     const r = await runPair([plain]);
     console.log(`    file-alone rewrite: ${r.requests} requests, ${r.differences.length} differences (${r.differences[0] ?? ''})`);
     assert.ok(r.differences.length > 0, 'httpd answers the file-alone rewrite differently under the closed main file');
-    const included = migrateAlone(closed);
-    assert.ok(included.rewritten, included.reasons.join('; '));
-    assert.match(included.rewritten, /AuthMerging And/);
+    // In conf-enabled/, and where Debian puts a package's file (/etc/PACKAGE/apache.conf, linked
+    // from conf-enabled/; a black-box run, helper-40): httpd runs no file without a Listen line.
+    for (const where of ['/etc/apache2/conf-enabled/included.conf', '/etc/phpldapadmin/apache.conf']) {
+      const included = migrateAlone(closed, where);
+      assert.ok(included.rewritten, `${where}: ${included.reasons.join('; ')}`);
+      assert.match(included.rewritten, /AuthMerging And/);
+      await assertExactOnHttpd([included], where);
+    }
   });
 
   it('table: every rewrite of an included file is exact under its main file', async function () {

@@ -159,7 +159,8 @@ describe('language server over stdio (dist/server.js)', function () {
     it('offers source.fixAll.apacheconf that fixes the whole file', async function () {
       needsRule(this, 'legacy-access');
       const uri = uniqueUri();
-      const text = LEGACY + '<Location "/status">\n    Order allow,deny\n    Allow from all\n</Location>\n';
+      // (A whole configuration: a file with no Listen line is planned as one another includes.)
+      const text = 'Listen 80\n' + LEGACY + '<Location "/status">\n    Order allow,deny\n    Allow from all\n</Location>\n';
       await client.open(uri, text);
       await client.diagnosticsFor(uri, 1);
       const doc = client.doc(uri);
@@ -169,7 +170,7 @@ describe('language server over stdio (dist/server.js)', function () {
         context: { diagnostics: [], only: ['source.fixAll'] },
       });
       assert.deepEqual(actions.map((a) => a.kind), ['source.fixAll.apacheconf']);
-      assert.equal(applyTo(doc, actions[0].edit!), LEGACY_FIXED + '<Location "/status">\n    Require all granted\n</Location>\n');
+      assert.equal(applyTo(doc, actions[0].edit!), 'Listen 80\n' + LEGACY_FIXED + '<Location "/status">\n    Require all granted\n</Location>\n');
     });
 
     it('answers with no action where there is nothing to fix', async () => {

@@ -11,7 +11,8 @@ import { generateConfig } from '../../bench/run';
 const NEVER_MATCHES = '<Directory "/srv/app">\n    Order allow,deny\n    Allow from 10.1.2.3\n    Deny from all\n</Directory>\n';
 /** `count` lines of virtual hosts whose 2.2 blocks all have exact fixes (nothing overlaps them). */
 function fixableHosts(count: number): string {
-  const lines: string[] = [];
+  // A whole configuration (without a Listen line httpd runs no file: it would be one another includes).
+  const lines: string[] = ['Listen 80'];
   for (let i = 0; lines.length < count; i++) {
     lines.push(`<VirtualHost *:80>`, `    ServerName site${i}.example.com`, `    <Directory /srv/site${i}>`, '        Order allow,deny', '        Allow from all', '    </Directory>');
     lines.push(`    <Directory /srv/site${i}/admin>`, '        Order deny,allow', '        Deny from all', '        Allow from 127.0.0.1', '    </Directory>', '</VirtualHost>', '');

@@ -183,10 +183,18 @@ describe('fix --root and check --root plan included files in the configuration',
     assert.ok(json.files[0].diagnostics.some((d) => d.code === 'legacy-access' && d.message.includes(INCLUDED_NOTE)), c.out);
   });
 
-  it('fix without --root: a file whose folder says nothing of an Include is planned as the whole configuration', async () => {
+  it('fix without --root: a file whose folder says nothing of an Include, with a Listen line, is planned as the whole configuration', async () => {
+    fs.writeFileSync(path.join(dir, 'app.conf'), 'Listen 80\n' + OLD('/srv/app'));
+    const r = await cli(['fix', '--stdout', 'app.conf']);
+    assert.equal(r.out, 'Listen 80\nAlias /app /srv/app\n<Directory /srv/app>\n  Require all granted\n</Directory>\n');
+  });
+
+  // Debian's /etc/PACKAGE/apache.conf, linked from conf-enabled/ (a black-box run, helper-40): httpd
+  // runs no file without a Listen line, so another file includes it, whatever its folder.
+  it('fix without --root: a file with no Listen line and no Include, in any folder, gets only a rewrite right under any main file', async () => {
     fs.writeFileSync(path.join(dir, 'app.conf'), OLD('/srv/app'));
     const r = await cli(['fix', '--stdout', 'app.conf']);
-    assert.equal(r.out, 'Alias /app /srv/app\n<Directory /srv/app>\n  Require all granted\n</Directory>\n');
+    assert.equal(r.out, 'Alias /app /srv/app\n<Directory /srv/app>\n  AuthMerging And\n  Require all granted\n</Directory>\n');
   });
 
   it('check --root says where the rewrite was checked', async () => {

@@ -53,10 +53,19 @@ describe('legacy-access in a file another includes, the main file unknown', () =
       want: '<Location /open>\n    Require all granted\n</Location>\n',
     },
     {
-      name: 'the same file under a name that says nothing of an Include: planned as the whole configuration',
+      name: 'the same file under a name that says nothing of an Include, with a Listen line: planned as the whole configuration',
       uri: 'file:///srv/site/app.conf',
+      text: 'Listen 80\n<Directory /srv/stats>\n    Order allow,deny\n    Allow from all\n</Directory>\n',
+      want: 'Listen 80\n<Directory /srv/stats>\n    Require all granted\n</Directory>\n',
+    },
+    {
+      // httpd does not start without a Listen line: Debian's /etc/phpldapadmin/apache.conf, linked
+      // from conf-enabled/, under apache2.conf's `<Directory /> Require all denied` answered 403
+      // with mod_access_compat, and 200 after the bare rewrite (a black-box run, helper-40).
+      name: 'no Listen line and no Include, under a name that says nothing: planned as a file another includes',
+      uri: 'file:///etc/phpldapadmin/apache.conf',
       text: '<Directory /srv/stats>\n    Order allow,deny\n    Allow from all\n</Directory>\n',
-      want: '<Directory /srv/stats>\n    Require all granted\n</Directory>\n',
+      want: '<Directory /srv/stats>\n    AuthMerging And\n    Require all granted\n</Directory>\n',
     },
     {
       name: '--context vhost declares nothing inherited: planned as the whole configuration',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { applyFix, covered, findingsOf, lines } from '../support/rules';
 import { createService } from '../../server/src/service';
+import { applyEdits } from '../../server/src/syntax';
 
 describe('rule legacy-access: findings', () => {
   const cases: Array<{ name: string; text: string; flagged: string[]; severity?: string; context?: 'htaccess' }> = [
@@ -126,12 +127,24 @@ describe('rule legacy-access: exact fixes (spec §8.5 rows 1–4, nothing interf
       after: '<Directory /srv>\r\n  Require ip 10.1.0.0/16\r\n</Directory>\r\n',
     },
   ];
+  // A whole configuration: httpd runs no file without a Listen line, and one without it is planned
+  // as a file another includes (access-included.test.ts), whose main file may set access before it.
+  const whole = (t: string) => (t.includes('\r\n') ? 'Listen 80\r\n' : 'Listen 80\n') + t;
   for (const c of cases) {
     it(c.name, () => {
-      for (let i = 0; i < findingsOf(c.before, 'legacy-access').length; i++) {
-        assert.equal(applyFix(c.before, 'legacy-access', { index: i }), c.after, `fix offered on finding ${i}`);
+      const before = whole(c.before);
+      for (let i = 0; i < findingsOf(before, 'legacy-access').length; i++) {
+        assert.equal(applyFix(before, 'legacy-access', { index: i }), whole(c.after), `fix offered on finding ${i}`);
       }
-      assert.equal(createService().fixText({ text: c.before }).text, c.after, 'fix all');
+      assert.equal(createService().fixText({ text: before }).text, whole(c.after), 'fix all');
+    });
+    it(`${c.name}, in a file with no Listen line: the rewrite holds under any main file, or it is offered, not preferred`, () => {
+      const fixed = createService().fixText({ text: c.before }).text;
+      if (fixed === c.after) return;
+      for (const f of findingsOf(c.before, 'legacy-access')) {
+        assert.ok(!(f.fixes ?? []).some((x) => x.preferred && applyEdits(c.before, x.edits) === c.after), f.message);
+        if (fixed === c.before) assert.match(f.message, /no `Listen` line and includes no other file/);
+      }
     });
   }
 
@@ -235,11 +248,12 @@ describe('rule legacy-access: <IfModule> names httpd never finds', () => {
 describe('rule legacy-access: a module test before its LoadModule', () => {
   const LOAD = 'LoadModule access_compat_module modules/mod_access_compat.so\nLoadModule authz_core_module modules/mod_authz_core.so\n';
   const BODY = (test: string) => `<Directory /srv/www>\n  <${test}>\n    Order allow,deny\n    Allow from 127.0.0.3\n  </${test.split(' ')[0]}>\n</Directory>\n`;
+  // (A whole configuration: with no Listen line the file is planned as one another includes.)
   const rows: Array<{ name: string; text: string; preferred: boolean; severity: string }> = [
-    { name: 'IfModule before the load: no rewrite', text: BODY('IfModule mod_access_compat.c') + LOAD, preferred: false, severity: 'warning' },
-    { name: 'IfDirective before the load: no rewrite', text: BODY('IfDirective Order') + LOAD, preferred: false, severity: 'warning' },
-    { name: 'a ! test before the load is read by 2.4: a warning, not a 2.2-only hint', text: BODY('IfModule !mod_authz_core.c') + LOAD, preferred: false, severity: 'warning' },
-    { name: 'the same test after the load: rewritten', text: LOAD + BODY('IfModule mod_access_compat.c'), preferred: true, severity: 'warning' },
+    { name: 'IfModule before the load: no rewrite', text: 'Listen 80\n' + BODY('IfModule mod_access_compat.c') + LOAD, preferred: false, severity: 'warning' },
+    { name: 'IfDirective before the load: no rewrite', text: 'Listen 80\n' + BODY('IfDirective Order') + LOAD, preferred: false, severity: 'warning' },
+    { name: 'a ! test before the load is read by 2.4: a warning, not a 2.2-only hint', text: 'Listen 80\n' + BODY('IfModule !mod_authz_core.c') + LOAD, preferred: false, severity: 'warning' },
+    { name: 'the same test after the load: rewritten', text: 'Listen 80\n' + LOAD + BODY('IfModule mod_access_compat.c'), preferred: true, severity: 'warning' },
   ];
   for (const r of rows) {
     it(r.name, () => {

@@ -756,6 +756,13 @@ const MAIN_FILES: ReadonlyArray<{ label: string; text: string }> = [
   },
 ];
 /** What a rewrite of a file another includes holds under, when that main file is not known. */
+/**
+ * Why a server-config file whose folder says nothing is still one another file includes: httpd
+ * does not start without a `Listen` line, so a file with none that includes no other file is never
+ * a whole configuration (Debian's `/etc/PACKAGE/apache.conf`, linked from `conf-enabled/`).
+ */
+export const FRAGMENT_BECAUSE = 'this file has no `Listen` line and includes no other file, so httpd cannot run it alone: another file includes it';
+
 export const INCLUDED_NOTE =
   'This file sits in a folder that another file includes, which is not at hand: the rewrite is right under a main file that sets access only in sections read before this file\'s ' +
   '(`<Directory />` and the other directories that enclose these paths: nothing, `Require all denied`, a password, or Debian\'s and Red Hat\'s stock files), not where a later section of it ' +
@@ -807,7 +814,15 @@ function failsUnder(u: Under, from: number, to: number, edits: readonly OffsetEd
  * the engine's check holds under all three is kept. Otherwise the section gets no exact rewrite, and
  * the file-alone one is offered as a rewrite that holds only where the main file sets no access.
  */
-export function plansAsIncluded(file: ConfigDocument, path: string, mode: 'preserve' | 'intent' = 'preserve'): Map<DirectiveNode, SectionPlan> {
+export function plansAsIncluded(
+  file: ConfigDocument,
+  path: string,
+  mode: 'preserve' | 'intent' = 'preserve',
+  /** Why the file is taken for one another includes, when not its folder (see FRAGMENT_BECAUSE). */
+  because?: string,
+): Map<DirectiveNode, SectionPlan> {
+  const told = (t: string): string => (because ? t.replace(/^(T|t)his file sits in a folder that another file includes/, (_m, c: string) => (c === 'T' ? because[0].toUpperCase() : because[0]) + because.slice(1)) : t);
+  const note = told(INCLUDED_NOTE);
   const alone = planMigration(file, 'server', { mode });
   // Planned under the closed main file only when a file-alone rewrite does not hold everywhere.
   let closed: Map<DirectiveNode, SectionPlan> | null | undefined;
@@ -842,16 +857,17 @@ export function plansAsIncluded(file: ConfigDocument, path: string, mode: 'prese
         if (other && holds(sp, other.edits)) robust = other;
       }
       if (robust) {
-        out.set(d, { ...sp, exact: { title: robust.title, edits: robust.edits }, reason: undefined, note: INCLUDED_NOTE });
+        out.set(d, { ...sp, exact: { title: robust.title, edits: robust.edits }, reason: undefined, note });
         continue;
       }
-      const why =
+      const why = told(
         'this file sits in a folder that another file includes, and its sections inherit what that main file says before them (on Debian and Red Hat, `<Directory />` refuses everyone). ' +
-        'No rewrite of these lines was found that is right under every such main file (nothing, `Require all denied`, a password, Debian\'s and Red Hat\'s stock files): give the main file (`apacheconf fix --root`, or open its folder in the editor) to have them planned in it.';
+        'No rewrite of these lines was found that is right under every such main file (nothing, `Require all denied`, a password, Debian\'s and Red Hat\'s stock files): give the main file (`apacheconf fix --root`, or open its folder in the editor) to have them planned in it.');
       const naive = sp.exact
         ? { title: `${sp.exact.title} (exact only where the main file sets no access for these paths)`, edits: sp.exact.edits, changes: why }
         : sp.naive;
-      out.set(d, { section: sp.section, compatDirectives: sp.compatDirectives, reason: why, ...(naive ? { naive } : {}), ...(sp.dirLevel ? { dirLevel: sp.dirLevel } : {}) });
+      // A file with no rewrite of its own says why (the section tags do not pair up, say): under a main file it has none either.
+      out.set(d, { section: sp.section, compatDirectives: sp.compatDirectives, reason: sp.exact ? why : (sp.reason ?? why), ...(naive ? { naive } : {}), ...(sp.dirLevel ? { dirLevel: sp.dirLevel } : {}) });
     }
   }
   return out;

@@ -12,7 +12,7 @@
 import type { DirectiveNode, Finding, Fix, HtaccessUnder, Rule } from './types';
 import { codeLine, COMPAT_DIRECTIVES, in22Branch, readers } from './scope';
 import { detached, directivesNamed, type ConfigDocument, type SectionNode } from '../syntax';
-import { INCLUDED_NOTE, lineLabel, openDirsTouching, planMigration, plansAsIncluded, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
+import { FRAGMENT_BECAUSE, INCLUDED_NOTE, lineLabel, openDirsTouching, planMigration, plansAsIncluded, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
 import { ancestors, looksIncluded } from '../model/context';
 import { namesNoModule, testKeyOf } from '../model/guards';
 
@@ -211,6 +211,14 @@ function outsideNote(root: string): string {
   return INCLUDED_NOTE.replace(/^This file sits in a folder that another file includes, which is not at hand:/, `This file is not part of the configuration of ${root}, which includes nothing of it (see not-included); planned as a file another includes,`).replace(/ Give the main file \(.*$/, ' Once it is included, check it again with its main file.');
 }
 
+/**
+ * Whether httpd could run the file as its whole configuration: it has a `Listen` line, or an
+ * Include that may bring one (httpd does not start without one; see FRAGMENT_BECAUSE).
+ */
+function mayRunAlone(doc: ConfigDocument): boolean {
+  return doc.directives.some((d) => d.key === 'listen' || d.key === 'include' || d.key === 'includeoptional');
+}
+
 export const legacyAccessRule: Rule = {
   id: 'legacy-access',
   defaultSeverity: 'warning',
@@ -243,9 +251,9 @@ export const legacyAccessRule: Rule = {
           // Part of a configuration that cannot be read whole, in a host or a directory: what
           // surrounds it there is not known, so no rewrite is planned.
           plans = new Map();
-        } else if (fileContext === 'server' && !configuration && uri && (included || looksIncluded(uriPath(uri)))) {
+        } else if (fileContext === 'server' && !configuration && uri && (included || looksIncluded(uriPath(uri)) || !mayRunAlone(doc))) {
           // A file another includes, that file not at hand: only rewrites right under any main file.
-          plans = plansAsIncluded(doc, uriPath(uri), mode ?? 'preserve');
+          plans = plansAsIncluded(doc, uriPath(uri), mode ?? 'preserve', included || looksIncluded(uriPath(uri)) ? undefined : FRAGMENT_BECAUSE);
         } else {
           const plan = planMigration(doc, fileContext, { mode: mode ?? 'preserve' });
           const unread = fileContext === 'server' || fileContext === 'vhost' ? unreadInclude(doc) : null;
