@@ -245,13 +245,15 @@ describe('apacheconf in a real VS Code', function () {
     // One check per command the manifest contributes; a new command without a check here fails.
     const checks: Record<string, () => Promise<void>> = {
       'apacheconf.migrateFile': async () => {
+        // (A whole configuration: a file with no Listen line is planned as one another includes.)
         const doc = await openConfig(lines(
+          'Listen 80',
           '<Location "/status">', '  Order allow,deny', '  Allow from all', '</Location>',
           '<Directory "/srv/private">', '    Order deny,allow', '    Deny from all', '</Directory>'));
         await diagnosticsWhere(doc.uri, (d) => d.filter((x) => codeOf(x) === 'legacy-access').length === 4, 'four legacy-access findings');
         const changed = textWhere(doc, (t) => !/Order/.test(t), 'free of Order lines');
         await vscode.commands.executeCommand('apacheconf.migrateFile');
-        assert.strictEqual(await changed, lines('<Location "/status">', '  Require all granted', '</Location>', '<Directory "/srv/private">', '    Require all denied', '</Directory>'));
+        assert.strictEqual(await changed, lines('Listen 80', '<Location "/status">', '  Require all granted', '</Location>', '<Directory "/srv/private">', '    Require all denied', '</Directory>'));
         await diagnosticsWhere(doc.uri, (d) => !hasLegacy(d), 'no legacy-access finding');
       },
       'apacheconf.migrateWorkspace': async () => {
