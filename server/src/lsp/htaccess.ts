@@ -99,7 +99,7 @@ export function htaccessInContext(workspace: ConfigWorkspace, uri: string, text:
         return v;
       },
     };
-    const r = migrateHtaccessInContext(doc, nodePath.dirname(path), text, undefined, reader, freshDiskLinks());
+    const r = migrateHtaccessInContext(doc, nodePath.dirname(path), text, undefined, reader, recentDiskLinks());
     const root = nodePath.basename(conf.root);
     hit =
       r.text !== null && r.edits
@@ -111,6 +111,24 @@ export function htaccessInContext(workspace: ConfigWorkspace, uri: string, text:
     memo.set(key, { answer: hit, reads });
   }
   return hit;
+}
+
+/**
+ * The disk's links as read in the last few seconds: the walk of the served trees they are kept
+ * with (features/served-paths.ts) is made again at most that often, not on every keystroke of a
+ * .htaccess file (commands read the disk afresh).
+ */
+let links: { at: number; host: ReturnType<typeof freshDiskLinks> } | null = null;
+const LINKS_KEPT_MS = 5000;
+function recentDiskLinks(): ReturnType<typeof freshDiskLinks> {
+  const now = Date.now();
+  if (!links || now - links.at > LINKS_KEPT_MS) links = { at: now, host: freshDiskLinks() };
+  return links.host;
+}
+
+/** Files changed on disk, or a command is about to plan: the links are read again. */
+export function dropRecentDiskLinks(): void {
+  links = null;
 }
 
 const answers = new WeakMap<ConfigGraph, Map<string, { answer: InContext | null; reads: Array<[string, string | null]> }>>();

@@ -32,7 +32,7 @@ import { contextFromProject } from '../model/project';
 import type { Finding } from '../rules/types';
 import type { Catalog } from '../features/completion';
 import { fileUriToPath, pathToFileUri } from '../features/paths';
-import { configurationDataFor, configurationFactsFor, configurationView, withInContextFix, type ConfigurationData } from './htaccess';
+import { configurationDataFor, configurationFactsFor, configurationView, dropRecentDiskLinks, withInContextFix, type ConfigurationData } from './htaccess';
 import { versionFindings } from '../features/version';
 import { catalog as directiveCatalog } from '../facts';
 import { CatalogFeatures } from './adapters';
@@ -410,6 +410,7 @@ export class ApacheConfServer {
     // files as they are now (a black-box run of the editor, helper-39: a .htaccess saved in the
     // editor, and a server config's quick fix still the one checked with its old text).
     diskChanged(++this.diskEpoch);
+    dropRecentDiskLinks();
     this.fullAnalyses.clear();
     this.cache.invalidate();
     this.revalidateAll();
@@ -641,6 +642,7 @@ export class ApacheConfServer {
     // A command plans on the disk as it is now: what was read of the .htaccess files is read again
     // (a file changed outside the editor, with no event from the client, was kept for a few seconds).
     diskChanged(++this.diskEpoch);
+    dropRecentDiskLinks();
     try {
       return await command.run(this.commandContext(), args);
     } catch (e) {
