@@ -763,10 +763,21 @@ const MAIN_FILES: ReadonlyArray<{ label: string; text: string }> = [
  */
 export const FRAGMENT_BECAUSE = 'this file has no `Listen` line and includes no other file, so httpd cannot run it alone: another file includes it';
 
-export const INCLUDED_NOTE =
-  'This file sits in a folder that another file includes, which is not at hand: the rewrite is right under a main file that sets access only in sections read before this file\'s ' +
-  '(`<Directory />` and the other directories that enclose these paths: nothing, `Require all denied`, a password, or Debian\'s and Red Hat\'s stock files), not where a later section of it ' +
-  '(a deeper `<Directory>`, `<Files>`, `<Location>`, `<If>`) sets access for these requests. Give the main file (`apacheconf fix --root`, or open its folder) to have it checked there.';
+/** Why a file in one of the folders only an Include reads is one another file includes. */
+const IN_INCLUDED_FOLDER = 'this file sits in a folder that another file includes';
+
+const capitalized = (t: string): string => t[0].toUpperCase() + t.slice(1);
+
+/** The note of a rewrite found right under every main file, for a file that another file includes because of `because`. */
+function includedNote(because: string): string {
+  return (
+    `${capitalized(because)}, which is not at hand: the rewrite is right under a main file that sets access only in sections read before this file's ` +
+    '(`<Directory />` and the other directories that enclose these paths: nothing, `Require all denied`, a password, or Debian\'s and Red Hat\'s stock files), not where a later section of it ' +
+    '(a deeper `<Directory>`, `<Files>`, `<Location>`, `<If>`) sets access for these requests. Give the main file (`apacheconf fix --root`, or open its folder) to have it checked there.'
+  );
+}
+
+export const INCLUDED_NOTE = includedNote(IN_INCLUDED_FOLDER);
 const MAIN_PATH = '(main file)';
 
 /** The main file's text with the line breaks `file` uses (a rewrite planned there writes them). */
@@ -821,8 +832,8 @@ export function plansAsIncluded(
   /** Why the file is taken for one another includes, when not its folder (see FRAGMENT_BECAUSE). */
   because?: string,
 ): Map<DirectiveNode, SectionPlan> {
-  const told = (t: string): string => (because ? t.replace(/^(T|t)his file sits in a folder that another file includes/, (_m, c: string) => (c === 'T' ? because[0].toUpperCase() : because[0]) + because.slice(1)) : t);
-  const note = told(INCLUDED_NOTE);
+  const reason = because ?? IN_INCLUDED_FOLDER;
+  const note = because ? includedNote(because) : INCLUDED_NOTE;
   const alone = planMigration(file, 'server', { mode });
   // Planned under the closed main file only when a file-alone rewrite does not hold everywhere.
   let closed: Map<DirectiveNode, SectionPlan> | null | undefined;
@@ -860,9 +871,9 @@ export function plansAsIncluded(
         out.set(d, { ...sp, exact: { title: robust.title, edits: robust.edits }, reason: undefined, note });
         continue;
       }
-      const why = told(
-        'this file sits in a folder that another file includes, and its sections inherit what that main file says before them (on Debian and Red Hat, `<Directory />` refuses everyone). ' +
-        'No rewrite of these lines was found that is right under every such main file (nothing, `Require all denied`, a password, Debian\'s and Red Hat\'s stock files): give the main file (`apacheconf fix --root`, or open its folder in the editor) to have them planned in it.');
+      const why =
+        `${reason}, and its sections inherit what that main file says before them (on Debian and Red Hat, \`<Directory />\` refuses everyone). ` +
+        'No rewrite of these lines was found that is right under every such main file (nothing, `Require all denied`, a password, Debian\'s and Red Hat\'s stock files): give the main file (`apacheconf fix --root`, or open its folder in the editor) to have them planned in it.';
       const naive = sp.exact
         ? { title: `${sp.exact.title} (exact only where the main file sets no access for these paths)`, edits: sp.exact.edits, changes: why }
         : sp.naive;

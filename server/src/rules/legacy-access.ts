@@ -231,6 +231,8 @@ export const legacyAccessRule: Rule = {
     let inConfiguration: string | null = null;
     /** This file's module test that comes before the module's LoadModule (see earlyModuleTest). */
     let earlyHere: SectionNode | null = null;
+    /** A file another includes by its folder (or the editor's graph), not by its lack of a Listen line. */
+    let byFolder = false;
     // The quick pass leaves the exact rewrites (the costly part) to the full pass.
     if (depth !== 'quick') {
       try {
@@ -251,9 +253,9 @@ export const legacyAccessRule: Rule = {
           // Part of a configuration that cannot be read whole, in a host or a directory: what
           // surrounds it there is not known, so no rewrite is planned.
           plans = new Map();
-        } else if (fileContext === 'server' && !configuration && uri && (included || looksIncluded(uriPath(uri)) || !mayRunAlone(doc))) {
+        } else if (fileContext === 'server' && !configuration && uri && ((byFolder = !!included || looksIncluded(uriPath(uri))) || !mayRunAlone(doc))) {
           // A file another includes, that file not at hand: only rewrites right under any main file.
-          plans = plansAsIncluded(doc, uriPath(uri), mode ?? 'preserve', included || looksIncluded(uriPath(uri)) ? undefined : FRAGMENT_BECAUSE);
+          plans = plansAsIncluded(doc, uriPath(uri), mode ?? 'preserve', byFolder ? undefined : FRAGMENT_BECAUSE);
         } else {
           const plan = planMigration(doc, fileContext, { mode: mode ?? 'preserve' });
           const unread = fileContext === 'server' || fileContext === 'vhost' ? unreadInclude(doc) : null;
