@@ -709,15 +709,29 @@ function fileOf(model: AccessModel, req: Request, vhost: Scope | null): string {
 
 export function dirApplies(s: Scope, filename: string): boolean {
   if (s.regex) return cachedRegExp(s.pattern)?.test(filename) ?? false;
-  const pat = normPath(s.pattern);
+  return dirAppliesNormalized(s, normPath(filename));
+}
+
+/** A `<Directory>` scope's path as normPath gives it (kept on the scope, with whether it holds a wildcard). */
+export function dirPatternOf(s: Scope): string {
+  let pat = s.dirPattern;
+  if (pat === undefined) {
+    pat = s.dirPattern = normPath(s.pattern);
+    s.dirWild = /[*?[]/.test(pat);
+  }
+  return pat;
+}
+
+/** dirApplies for a `<Directory>` that is not a regex, with a file name normPath has already normalised. */
+export function dirAppliesNormalized(s: Scope, nd: string): boolean {
+  const pat = dirPatternOf(s);
   if (pat === '/') return true;
   // httpd's directory walk tests each leading part of the path, the file itself last: on httpd
   // <Directory "/srv/a.html"> and <Directory "/srv/*"> both apply to /srv/a.html (an existing file
   // requested without extra path).
-  const nd = normPath(filename);
-  if (!/[*?[]/.test(pat)) {
+  if (!s.dirWild) {
     // The first components of the directory equal the pattern: the same as comparing component lists.
-    return nd === pat || nd.startsWith(pat + '/');
+    return nd.startsWith(pat) && (nd.length === pat.length || nd.charCodeAt(pat.length) === 47);
   }
   const parts = nd.split('/');
   const want = pat.split('/').length;

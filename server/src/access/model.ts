@@ -190,6 +190,13 @@ export interface Scope {
    * a regex that matches anything (`regex`, empty `pattern`), and explain tries it both ways.
    */
   unresolved?: true;
+  /**
+   * normPath(pattern) and whether it holds a wildcard, for a `<Directory>` that is not a regex:
+   * filled in by dirApplies the first time, since the checks test each scope against thousands of
+   * paths (a scope's pattern never changes once it is made).
+   */
+  dirPattern?: string;
+  dirWild?: boolean;
 }
 
 export type ProblemCode =

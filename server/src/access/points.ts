@@ -13,7 +13,7 @@
 import { openTagText, type ChildNode } from '../syntax';
 import { domainIndex, formatClient, parseSubnetToken, samplesOf, subnetIndex, type ClientAddr, type Subnet } from './addr';
 import { leaves, MAX_ANALYSED_NESTING, normMethod, type AccessModel, type AuthzLeaf, type Scope } from './model';
-import { accessScopes, dirApplies, filesApplies, leafKey, locationApplies, withinVirtualHost, type AuthzResult, type Client, type Credentials } from './evaluate';
+import { accessScopes, dirApplies, dirAppliesNormalized, dirPatternOf, filesApplies, leafKey, locationApplies, withinVirtualHost, type AuthzResult, type Client, type Credentials } from './evaluate';
 import { normPath, sampleOfGlob } from './region';
 import { OTHER_METHOD } from './translate';
 
@@ -382,9 +382,10 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
     .filter((d) => !/[*?[]/.test(d.pattern))
     .map((d) => normPath(d.pattern))
     .filter((p) => p !== '/' && !roots.some((r) => r === p || r.startsWith(p + '/')) && !model.knownDirectories?.has(p) && ![...(model.knownDirectories ?? [])].some((k) => k.startsWith(p + '/')));
+  const namedDirs = namedPaths.map((p) => p + '/');
   const withPathInfo = (pl: { vh: Scope | null; uri: string; file: string; unmapped?: true; userDir?: true }): void => {
     places.push(pl);
-    for (const p of namedPaths) if (pl.file.startsWith(p + '/')) places.push({ ...pl, file: p, pathInfo: true });
+    for (let i = 0; i < namedPaths.length; i++) if (pl.file.startsWith(namedDirs[i])) places.push({ ...pl, file: namedPaths[i], pathInfo: true });
   };
   let tooMany = false;
   /** URLs for places that may be in any directory: `base`, and each location under `under` with a URL below it. */
@@ -483,17 +484,21 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
   const seen = new Signatures();
   const scratch = new Int32Array(nScopes + distinguish.length);
   const applies = new Uint8Array(nScopes);
+  const where = new ScopesByPath(accessScopes(model));
   for (const pl of places) {
     // Whether a scope applies to this place (its path, file name, virtual host) does not depend on
     // the regex and <If> choices below: worked out once per place and scope (0 = not yet).
     const placeMemo = new Int8Array(nScopes);
+    /** The place's file as normPath gives it, made once for all the directories tested on it. */
+    let normFile: string | undefined;
     const placeApplies = (s: Scope): boolean => {
       let v = placeMemo[s.index];
       if (v === 0) {
         let r: boolean;
         if (s.kind === 'virtualhost') r = pl.vh !== null && s.index === pl.vh.index;
         else if (lit(s)) r = isFiles(s) ? pl.file.slice(pl.file.lastIndexOf('/') + 1) === s.literal : pl.uri === s.literal;
-        else if (isDir(s)) r = dirApplies(s, pl.file) && !(pl.pathInfo && !s.regex && normPath(s.pattern) === pl.file);
+        else if (isDir(s) && s.regex) r = dirApplies(s, pl.file);
+        else if (isDir(s)) r = dirAppliesNormalized(s, (normFile ??= normPath(pl.file))) && !(pl.pathInfo && s.dirPattern === pl.file);
         else if (isFiles(s)) r = filesApplies(s, pl.file);
         else if (isLoc(s)) r = locationApplies(s, pl.uri);
         else r = false;
@@ -501,6 +506,8 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
       }
       return v === 2;
     };
+    // The scopes that may apply here: the others' test is false at this place, whatever the choice.
+    const candidates = where.candidates((normFile ??= normPath(pl.file)), pl.uri, pl.file.slice(pl.file.lastIndexOf('/') + 1));
     for (const freeOn of freeOnOf) {
       for (const ifOn of ifOnOf) {
         const test = (s: Scope): boolean => {
@@ -515,7 +522,7 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
           if (isIf(s)) return ifOn.has(s.index);
           return false;
         };
-        let n = appliedSignature(model, test, scratch, applies);
+        let n = appliedSignature(candidates, test, scratch, applies);
         for (const d of distinguish) if (appliesWithParents(d, test)) scratch[n++] = -1 - d.index;
         if (!seen.add(scratch, n)) continue;
         if (points.length >= limit) return { points: [], truncated: true, mapped };
@@ -557,12 +564,12 @@ function appliesWithParents(s: Scope, test: (s: Scope) => boolean): boolean {
 /**
  * Which scopes that can change an answer a point selects (a scope applies when it and all its
  * parents do), written into `out` as their indices; returns how many. The same walk as
- * scopesThatApply over accessScopes, with the caller's buffers (`applies` is left all zero):
- * a file's plan asks this for every place it tries.
+ * scopesThatApply over accessScopes, over `scopes`: those of them that may apply at the point's
+ * place (ScopesByPath), in document order. `applies` is left all zero.
  */
-function appliedSignature(model: AccessModel, test: (s: Scope) => boolean, out: Int32Array, applies: Uint8Array): number {
+function appliedSignature(scopes: readonly Scope[], test: (s: Scope) => boolean, out: Int32Array, applies: Uint8Array): number {
   let n = 0;
-  for (const s of accessScopes(model)) {
+  for (const s of scopes) {
     if ((s.parent ? applies[s.parent.index] === 1 : true) && test(s)) {
       applies[s.index] = 1;
       out[n++] = s.index;
@@ -570,6 +577,76 @@ function appliedSignature(model: AccessModel, test: (s: Scope) => boolean, out: 
   }
   for (let i = 0; i < n; i++) applies[out[i]] = 0;
   return n;
+}
+
+/**
+ * The scopes of a model that may apply at a place. A large configuration is mostly `<Directory>`,
+ * `<Location>` and `<Files>` sections with a plain path or name, each of which reaches few of the
+ * places a plan tries: they are found by the place's path (its parent folders, its URL's leading
+ * parts, its file name) instead of being tested at every place. Every other scope (a pattern, an
+ * `<If>`, a virtual host, the top level) is a candidate everywhere, its own test deciding.
+ */
+export class ScopesByPath {
+  private readonly everywhere: Scope[] = [];
+  private readonly byDir = new Map<string, Scope[]>();
+  private readonly byLocation = new Map<string, Scope[]>();
+  private readonly byName = new Map<string, Scope[]>();
+  private readonly out: Scope[] = [];
+
+  constructor(scopes: readonly Scope[]) {
+    const put = (m: Map<string, Scope[]>, k: string, s: Scope) => {
+      const l = m.get(k);
+      if (l) l.push(s);
+      else m.set(k, [s]);
+    };
+    for (const s of scopes) {
+      if (s.regex || /[*?[]/.test(s.pattern)) this.everywhere.push(s);
+      else if (s.kind === 'directory' && dirPatternOf(s).startsWith('/')) put(this.byDir, s.dirPattern!, s);
+      else if (s.kind === 'location') put(this.byLocation, s.pattern, s);
+      else if (s.kind === 'files') put(this.byName, s.pattern, s);
+      else this.everywhere.push(s);
+    }
+  }
+
+  /**
+   * The candidates at a place (file `file` as normPath gives it, URL `uri`, file name `name`), in
+   * document order. The array is reused by the next call.
+   * - A plain `<Directory>` applies to its folder and what is below: its path is `/` or a leading
+   *   part of the file's path that ends before a `/`, or the whole path (dirApplies).
+   * - A plain `<Location>` applies where the URL starts with it and it ends in `/`, or the URL
+   *   ends or has a `/` right after it (locationApplies).
+   * - A plain `<Files>` applies where it is the file's name (filesApplies).
+   */
+  candidates(file: string, uri: string, name: string): readonly Scope[] {
+    const out = this.out;
+    out.length = 0;
+    for (const s of this.everywhere) out.push(s);
+    const add = (l: Scope[] | undefined) => {
+      if (l) for (const s of l) out.push(s);
+    };
+    if (this.byDir.size) {
+      add(this.byDir.get('/'));
+      if (file.startsWith('/') && file !== '/') {
+        for (let k = file.indexOf('/', 1); k > 0; k = file.indexOf('/', k + 1)) add(this.byDir.get(file.slice(0, k)));
+        add(this.byDir.get(file));
+      }
+    }
+    if (this.byLocation.size) {
+      for (let k = uri.indexOf('/'); k >= 0; k = uri.indexOf('/', k + 1)) {
+        add(this.byLocation.get(uri.slice(0, k)));
+        // The part with its slash, unless that is the whole URL (looked up below).
+        if (k + 1 < uri.length) add(this.byLocation.get(uri.slice(0, k + 1)));
+      }
+      add(this.byLocation.get(uri));
+    }
+    if (this.byName.size) add(this.byName.get(name));
+    out.sort((a, b) => a.index - b.index);
+    // A URL with `//` finds a section by two of its parts: each scope once.
+    let n = 0;
+    for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[i - 1]) out[n++] = out[i];
+    out.length = n;
+    return out;
+  }
 }
 
 /** A set of integer sequences (point signatures), kept by a hash of each: no string per point. */

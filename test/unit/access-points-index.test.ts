@@ -1,0 +1,76 @@
+// The index that finds the scopes a request point may select (access/points.ts ScopesByPath): it
+// must never leave out a scope whose own test holds at a place, whatever the paths look like.
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { parse } from '../../server/src/syntax';
+import { buildModel } from '../../server/src/access/model';
+import { ScopesByPath } from '../../server/src/access/points';
+import { accessScopes, dirApplies, filesApplies, locationApplies } from '../../server/src/access/evaluate';
+import { normPath } from '../../server/src/access/region';
+import type { Scope } from '../../server/src/access/model';
+
+const SEGMENTS = ['', 'a', 'b', 'srv', 'www', 'a.html', 'x', '..', '.', 'p1'];
+const path = fc.array(fc.constantFrom(...SEGMENTS), { maxLength: 5 }).map((parts) => '/' + parts.join('/'));
+const pathWithSlashes = fc.tuple(path, fc.boolean(), fc.boolean()).map(([p, trail, dbl]) => (dbl ? p.replace('/', '//') : p) + (trail ? '/' : ''));
+const name = fc.constantFrom('a.html', 'x', 'index.php', '.htaccess', 'zz-other.html');
+
+/** A scope's own test at a place, as pointsFor asks it of a plain section. */
+function ownTest(s: Scope, file: string, uri: string): boolean {
+  if (s.kind === 'directory') return dirApplies(s, file);
+  if (s.kind === 'location') return locationApplies(s, uri);
+  if (s.kind === 'files') return filesApplies(s, file);
+  return false;
+}
+
+function check(conf: string, file: string, uri: string): void {
+  const model = buildModel(parse(conf), 'server');
+  const scopes = accessScopes(model);
+  const index = new ScopesByPath(scopes);
+  const got = index.candidates(normPath(file), uri, file.slice(file.lastIndexOf('/') + 1));
+  for (let i = 1; i < got.length; i++) assert.ok(got[i - 1].index < got[i].index, 'candidates in document order, each once');
+  for (const s of scopes) {
+    if (ownTest(s, file, uri)) assert.ok(got.includes(s), `${s.kind} ${JSON.stringify(s.pattern)} applies at ${file} (${uri}) but is not a candidate`);
+  }
+}
+
+const ROWS: Array<[string, string, string, string]> = [
+  // [name, config, file, uri]
+  ['a folder and its parents', '<Directory /srv>\nRequire all denied\n</Directory>\n<Directory /srv/a>\nRequire all denied\n</Directory>\n<Directory /srv/ab>\nRequire all denied\n</Directory>\n', '/srv/a/x.html', '/x.html'],
+  ['the root folder', '<Directory />\nRequire all denied\n</Directory>\n', '/srv/x', '/x'],
+  ['a folder written with a trailing slash and `..`', '<Directory "/srv/www/../a/">\nRequire all denied\n</Directory>\n', '/srv/a/b/c', '/c'],
+  ['a location with and without its slash', '<Location /a>\nRequire all denied\n</Location>\n<Location /a/>\nRequire all denied\n</Location>\n<Location /ab>\nRequire all denied\n</Location>\n', '/www/a/x', '/a/x'],
+  ['a location at a URL with `//`', '<Location /a/>\nRequire all denied\n</Location>\n<Location /a>\nRequire all denied\n</Location>\n', '/www/a/x', '/a//x'],
+  ['a file name', '<Files x.html>\nRequire all denied\n</Files>\n<Files y.html>\nRequire all denied\n</Files>\n', '/www/a/x.html', '/a/x.html'],
+  ['a named file as a folder', '<Directory /www/a.html>\nRequire all denied\n</Directory>\n', '/www/a.html', '/a.html/extra'],
+];
+
+describe('access: the scopes a point may select (ScopesByPath)', () => {
+  for (const [label, conf, file, uri] of ROWS) {
+    it(label, () => check(conf, file, uri));
+  }
+
+  it('the rows select what they should (the check can fail)', () => {
+    const model = buildModel(parse(ROWS[0][1]), 'server');
+    const got = new ScopesByPath(accessScopes(model)).candidates('/srv/a/x.html', '/x.html', 'x.html');
+    assert.deepEqual(
+      got.map((s) => s.pattern),
+      ['', '/srv', '/srv/a'],
+    );
+  });
+
+  it('never leaves out a section that applies (random paths)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('Directory', 'Location', 'Files'), fc.oneof(pathWithSlashes, name)), { minLength: 1, maxLength: 8 }),
+        pathWithSlashes,
+        name,
+        pathWithSlashes,
+        (sections, dir, file, uri) => {
+          const conf = sections.map(([k, p]) => `<${k} "${p}">\nRequire all denied\n</${k}>\n`).join('');
+          check(conf, `${dir}/${file}`.replace(/\/+/g, '/'), uri);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
