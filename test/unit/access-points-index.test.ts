@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parse } from '../../server/src/syntax';
 import { buildModel } from '../../server/src/access/model';
-import { ScopesByPath } from '../../server/src/access/points';
-import { accessScopes, dirApplies, filesApplies, locationApplies } from '../../server/src/access/evaluate';
+import { pointsFor, ScopesByPath, selectedScopes } from '../../server/src/access/points';
+import { accessScopes, dirApplies, filesApplies, locationApplies, scopesThatApply } from '../../server/src/access/evaluate';
 import { normPath } from '../../server/src/access/region';
 import type { Scope } from '../../server/src/access/model';
 
@@ -72,5 +72,38 @@ describe('access: the scopes a point may select (ScopesByPath)', () => {
       ),
       { numRuns: 2000 },
     );
+  });
+});
+
+/** Configurations whose points select sections of every kind: patterns, <If>, hosts, nesting. */
+const LAYOUTS: Array<[string, string]> = [
+  [
+    'directories, locations, files and a pattern',
+    'DocumentRoot /www\n<Directory />\nRequire all denied\n</Directory>\n<Directory /www>\nOrder allow,deny\nAllow from all\n</Directory>\n<Directory /www/a>\nDeny from 10.0.0.1\n</Directory>\n<DirectoryMatch "^/www/b">\nRequire ip 10.1.0.0/16\n</DirectoryMatch>\n<Location /a/x>\nOrder deny,allow\nDeny from all\n</Location>\n<Files "x.html">\nRequire all denied\n</Files>\n',
+  ],
+  [
+    'virtual hosts, <If> and nested files',
+    'Listen 80\nDocumentRoot /www\n<VirtualHost *:80>\nDocumentRoot /v\n<Directory /v>\nOrder deny,allow\nDeny from all\nAllow from 10.0.0.0/8\n<Files a.php>\nRequire all denied\n</Files>\n</Directory>\n</VirtualHost>\n<Directory /www>\nOrder allow,deny\nAllow from all\n</Directory>\n<If "%{REMOTE_ADDR} == \'10.0.0.1\'">\nRequire all denied\n</If>\n<Location />\nSatisfy any\n</Location>\n',
+  ],
+];
+
+describe('access: the scopes a point selects (selectedScopes)', () => {
+  for (const [label, conf] of LAYOUTS) {
+    it(`${label}: the same as testing every section`, () => {
+      const model = buildModel(parse(conf), 'server');
+      const { points, truncated } = pointsFor(model, model.scopes.filter((s) => s.kind !== 'top'));
+      assert.ok(!truncated && points.length > 3, `${points.length} points`);
+      for (const pt of points) {
+        const want = scopesThatApply(model, pt.test, true).map((s) => s.index);
+        assert.deepEqual(selectedScopes(model, pt)?.map((s) => s.index), want, pt.label);
+      }
+    });
+  }
+
+  it('nothing from a point made on another model', () => {
+    const a = buildModel(parse(LAYOUTS[0][1]), 'server');
+    const b = buildModel(parse(LAYOUTS[0][1]), 'server');
+    const { points } = pointsFor(a, a.scopes.filter((s) => s.kind !== 'top'));
+    assert.equal(selectedScopes(b, points[0]), undefined);
   });
 });

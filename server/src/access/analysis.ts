@@ -12,7 +12,7 @@ import { eolOf, indentAt, openTagText, physicalLine, type ConfigDocument, type D
 import type { FileContext } from '../model/context';
 import { buildModel, decidesAccess, isAllMethods, leaves, type AccessModel, type AuthzContainer, type AuthzLeaf, type AuthzNode, type Problem, type Scope } from './model';
 import { accessScopes, appliedScopes, mergeApplied, type Applied, type MergedState, type Tree } from './evaluate';
-import { pointsFor } from './points';
+import { pointsFor, selectedScopes } from './points';
 import { scopesOverlap } from './region';
 import { isDenied, isGranted, methodClasses, summary, verdictBlock } from './translate';
 
@@ -166,7 +166,7 @@ function groupPoints(model: AccessModel, seed: Scope): PointFacts[] | null {
   notesWork.set(model, spent + 4 * model.scopes.length + accessScopes(model).length * ps.points.length);
   if (ps.truncated) return null;
   return ps.points.map((pt) => {
-    const applied = appliedScopes(model, pt.test, true);
+    const applied = appliedScopes(model, pt.test, true, selectedScopes(model, pt));
     let x: Scope | null = null;
     for (const a of applied) if (a.scope.compat) x = a.scope;
     return { applied, state: mergeApplied(applied), x };

@@ -525,8 +525,9 @@ export function withinVirtualHost(s: Scope): boolean {
 }
 
 /** The scopes that apply, in httpd's merge order, given a test for each scope's own condition (`onlyAccess`: see scopesThatApply). */
-export function appliedScopes(model: AccessModel, test: ScopeTest, onlyAccess = false): Applied[] {
-  const scopes = scopesThatApply(model, test, onlyAccess);
+export function appliedScopes(model: AccessModel, test: ScopeTest, onlyAccess = false, known?: Scope[]): Applied[] {
+  /** `known`: what scopesThatApply would give, when the caller has it already (a point's own, see points.ts selectedScopes). */
+  const scopes = known ?? scopesThatApply(model, test, onlyAccess);
   const inVhost = (s: Scope) => (withinVirtualHost(s) ? 1 : 0);
   const out: Applied[] = [];
   const dirLevel = model.context === 'htaccess' || model.context === 'directory';

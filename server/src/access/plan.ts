@@ -35,7 +35,7 @@ import {
 import { accessScopes, appliedScopes, hasAccessEffect, mergeApplied, evaluateState, scopesThatApply, type Applied, type Client, type MergedState, type Tree } from './evaluate';
 import { normPath, scopesOverlap } from './region';
 import { accessNotes, type NoteFix, type NoteRule, type PlanNote } from './analysis';
-import { clientsFor, describeClient, pointsFor, mainServerUnreachable, reachedThroughOtherHosts, type ClientSet, type Point, type PointSet } from './points';
+import { clientsFor, describeClient, pointsFor, mainServerUnreachable, reachedThroughOtherHosts, selectedScopes, type ClientSet, type Point, type PointSet } from './points';
 import { onlyGroupApplies, projectEdits, projectForGroup, sectionsByOrigin, type Projection } from './projection';
 import {
   all as rAll,
@@ -543,7 +543,7 @@ interface PointInfo {
 }
 
 function pointInfo(model: AccessModel, point: Point): PointInfo {
-  const applied = appliedScopes(model, point.test, true);
+  const applied = appliedScopes(model, point.test, true, selectedScopes(model, point));
   let xi = -1;
   applied.forEach((a, i) => {
     if (a.scope.compat) xi = i;
@@ -1025,7 +1025,7 @@ const ORIGINAL_SIDE = new WeakMap<Point, OriginalSide>();
 function originalSide(model: AccessModel, pt: Point): OriginalSide {
   let side = ORIGINAL_SIDE.get(pt);
   if (!side || side.model !== model) {
-    side = { model, applied: appliedScopes(model, pt.test, true), state: null };
+    side = { model, applied: appliedScopes(model, pt.test, true, selectedScopes(model, pt)), state: null };
     ORIGINAL_SIDE.set(pt, side);
   }
   return side;

@@ -22,6 +22,20 @@ export interface Point {
   test: (s: Scope) => boolean;
   /** A readable description for reasons ("GET /x from …"). */
   label: string;
+  /** The model the point was made on, and the indices of its access scopes the point selects there (selectedScopes). */
+  model?: AccessModel;
+  selects?: Int32Array;
+}
+
+/**
+ * scopesThatApply(model, pt.test, true), from what pointsFor worked out when it made the point on
+ * that model (undefined on another model, such as a rewrite's: the caller tests the scopes there).
+ */
+export function selectedScopes(model: AccessModel, pt: Point): Scope[] | undefined {
+  if (pt.model !== model || !pt.selects) return undefined;
+  const out: Scope[] = new Array(pt.selects.length);
+  for (let i = 0; i < pt.selects.length; i++) out[i] = model.scopes[pt.selects[i]];
+  return out;
 }
 
 
@@ -523,12 +537,15 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
           return false;
         };
         let n = appliedSignature(candidates, test, scratch, applies);
+        const own = n;
         for (const d of distinguish) if (appliesWithParents(d, test)) scratch[n++] = -1 - d.index;
         if (!seen.add(scratch, n)) continue;
         if (points.length >= limit) return { points: [], truncated: true, mapped };
         // The label is only read when a reason is written: build it on demand.
         points.push({
           test,
+          model,
+          selects: scratch.slice(0, own),
           get label(): string {
             const parts = [
               `${pl.uri}`,
