@@ -66,6 +66,40 @@ export const OPEN_BELOW: JointCase[] = [
   },
 ];
 
+/**
+ * Packages (cacti, dokuwiki, horde, zabbix) ship `.htaccess` files with both forms: `Require`
+ * under `<IfModule mod_authz_core.c>` and `Order`/`Deny` under `<IfModule !mod_authz_core.c>`,
+ * which 2.4 never reads. No rewrite of such a file's own lines exists, so a rewrite of the server
+ * config that added `AuthMerging And` to it could not be made, and the run refused the server
+ * config (and with it every other `.htaccess`). The server config is now planned with such files
+ * as they are; the first layout is cacti's as Debian ships it.
+ */
+const DUAL: JointCase[] = [
+  {
+    id: 'dual-denies-below-allow-all',
+    server: '<Directory "@DOCROOT@">\nAllowOverride All\nOrder allow,deny\nAllow from all\n</Directory>\n<Files ~ "^\\.ht">\nOrder allow,deny\nDeny from all\nSatisfy all\n</Files>',
+    htaccess: {
+      'sub/.htaccess': '<IfModule mod_authz_core.c>\n    Require all denied\n</IfModule>\n<IfModule !mod_authz_core.c>\n    Order Allow,Deny\n    Deny from all\n</IfModule>\n',
+      'sub/deep/.htaccess': 'Order Allow,Deny\nDeny from all\n',
+    },
+  },
+  {
+    id: 'dual-opens-below-one-client',
+    server: '<Directory "@DOCROOT@">\nAllowOverride All\nOrder deny,allow\nDeny from all\nAllow from 127.0.0.2\n</Directory>',
+    htaccess: { 'sub/.htaccess': '<IfModule mod_authz_core.c>\n    Require all granted\n</IfModule>\n<IfModule !mod_authz_core.c>\n    Order allow,deny\n    Allow from all\n</IfModule>\n' },
+  },
+  {
+    id: 'dual-password-below-one-client',
+    server: '<Directory "@DOCROOT@">\nAllowOverride All\nOrder deny,allow\nDeny from 127.0.0.3\n</Directory>',
+    htaccess: {
+      'sub/.htaccess': `<IfModule mod_authz_core.c>\nAuthType Basic\nAuthName "x"\nAuthUserFile "@USERS@"\nRequire valid-user\n</IfModule>\n<IfModule !mod_authz_core.c>\nOrder deny,allow\nDeny from all\n</IfModule>\n`,
+    },
+  },
+];
+
+/** Host-rule lines that 2.4 reads: those outside a branch only 2.2 takes. */
+const COMPAT_READ = (t: string): boolean => COMPAT.test(t.replace(/<IfModule !mod_authz_core\.c>[\s\S]*?<\/IfModule>/g, ''));
+
 if (typeof describe === 'function') describe('fix --root on files: a server config and the .htaccess files below it (real httpd)', function () {
   this.timeout(1_200_000);
   let base = '';
@@ -86,6 +120,23 @@ if (typeof describe === 'function') describe('fix --root on files: a server conf
     }
     const { requests, differences } = await compareJoint(OPEN_BELOW, results);
     console.log(`    ${OPEN_BELOW.length} layouts: ${requests} requests, ${differences.length} differences`);
+    assert.deepEqual(differences.slice(0, 3), []);
+  });
+
+  it('dual-version .htaccess files (a 2.4 branch beside a 2.2 one) are left as they are, and the server config is rewritten around them', async function () {
+    const results = [];
+    for (const c of DUAL) {
+      const r = await fixWithCli(c, base);
+      for (const [rel, text] of Object.entries(c.htaccess)) if (text.includes('mod_authz_core')) assert.equal(r.htaccess[rel], text, `${c.id}: ${rel} kept`);
+      // What is left for mod_access_compat: only the branches 2.4 never reads.
+      r.compat = COMPAT_READ(r.server) || Object.values(r.htaccess).some(COMPAT_READ);
+      results.push(r);
+    }
+    // Debian's cacti: the server config and the plain .htaccess get their rewrites (they were refused before).
+    assert.equal(results[0].compat, false, `${DUAL[0].id}:\n${results[0].out}`);
+    if (!httpdOrSkip(this)) return;
+    const { requests, differences } = await compareJoint(DUAL, results);
+    console.log(`    ${DUAL.length} layouts, ${results.filter((r) => !r.compat).length} with nothing left for mod_access_compat: ${requests} requests, ${differences.length} differences`);
     assert.deepEqual(differences.slice(0, 3), []);
   });
 

@@ -13,6 +13,8 @@
 import { eolOf, parse, physicalLine, type ConfigDocument, type DirectiveNode, type OffsetEdit } from '../syntax';
 import { checkEditsAt, planMigration, type PlanNote, type SectionPlan } from './plan';
 import type { FileContext } from '../model/context';
+import { readersInside } from '../model/guards';
+import { COMPAT_KEYS } from './model';
 import { PROVIDERS } from '../facts/providers';
 
 /** The configuration a file is read in. */
@@ -47,17 +49,27 @@ export interface ConfigurationView {
   spliced?: ReadonlySet<string>;
 }
 
-/** The planner's options for a view: its directories, and the lines of the files it keeps. */
+/**
+ * The planner's options for a view: its directories, and the lines that stay as they are. Those
+ * are the lines of the files it keeps, and of every file with no host-rule line that httpd 2.4
+ * reads (one that only sets `Require`, or a dual-version `.htaccess` file whose `Order` and `Deny`
+ * sit in a branch only 2.2 reads): no rewrite of that file's own lines would carry an edit into
+ * it, so a rewrite is planned and checked with it as it is (see withKeptLeftAlone in plan.ts).
+ */
 function viewOptions(view: ConfigurationView): { directories?: readonly string[]; keepLines?: number[] } {
   const out: { directories?: readonly string[]; keepLines?: number[] } = {};
   if (view.directories?.length) out.directories = view.directories;
-  if (view.kept?.size) {
-    const lines: number[] = [];
-    view.origins.forEach((o, k) => {
-      if (view.kept!.has(o.path)) lines.push(k);
-    });
-    if (lines.length) out.keepLines = lines;
+  const carriers = new Set<string>();
+  for (const d of view.doc.directives) {
+    if (!COMPAT_KEYS.has(d.key) || !readersInside(d.parent).has('httpd24compat')) continue;
+    const o = view.origins[d.line];
+    if (o) carriers.add(o.path);
   }
+  const lines: number[] = [];
+  view.origins.forEach((o, k) => {
+    if (view.kept?.has(o.path) || !carriers.has(o.path)) lines.push(k);
+  });
+  if (lines.length) out.keepLines = lines;
   return out;
 }
 

@@ -1522,10 +1522,15 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
     }
     if (!chosen) {
       // Checked with host rules that stay (a .htaccess file below, spliced in): say which.
+      // Those with host rules are left to their own run; the others (`Require` lines of a file with
+      // no host rules, which no run rewrites) stay as they are for good.
       const stay = keep ? group.filter((x) => x.directives.some((d) => keep.has(d.line))) : [];
-      if (stay.length) {
-        const lines = stay.map((x) => `line ${x.directives.find((d) => keep!.has(d.line))!.line + 1}`);
-        lastWhy = `${lastWhy.replace(/\.$/, '')}. It was checked with the lines that stay as they are for now (${lines.join(', ')}), which set access for some of the same requests: no rewrite of this file alone keeps what httpd answers with them.`;
+      const linesOf = (xs: Scope[]) => xs.map((x) => `line ${x.directives.find((d) => keep!.has(d.line))!.line + 1}`).join(', ');
+      const later = stay.filter((x) => x.compat);
+      if (later.length) {
+        lastWhy = `${lastWhy.replace(/\.$/, '')}. It was checked with the lines that stay as they are for now (${linesOf(later)}), which set access for some of the same requests: no rewrite of this file alone keeps what httpd answers with them.`;
+      } else if (stay.length) {
+        lastWhy = `${lastWhy.replace(/\.$/, '')}. It was checked with lines of other files that no rewrite here changes (${linesOf(stay)}), which set access for some of the same requests.`;
       }
       fail(lastWhy);
       continue;

@@ -337,13 +337,18 @@ function rewriteIn(
   const others: Array<{ start: number; end: number; file: string }> = [];
   /** Folders that hold a .htaccess file: directories, whatever their names. */
   const folders = [dir];
-  /** The copies whose lines stay as they are (subdirectories' files with host rules), by offset. */
+  /**
+   * The copies, by offset: their lines stay as they are. A subdirectory's file with host rules is
+   * left to its own run, and no run would carry an edit into one without (a file with `Require`
+   * lines only, or with host rules only in a branch 2.2 reads): the rewrite is planned with them
+   * as they are, and one that edits them anyway is refused below.
+   */
   const kept: Array<{ start: number; end: number }> = [];
   const putCopies = (copies: Copy[]): void => {
     for (const c of copies) {
       folders.push(c.file.slice(0, Math.max(1, c.file.lastIndexOf('/'))));
       others.push({ start: text.length, end: text.length + c.text.length, file: c.file });
-      if (c.keep) kept.push({ start: text.length, end: text.length + c.text.length });
+      kept.push({ start: text.length, end: text.length + c.text.length });
       text += c.text;
     }
   };
@@ -448,8 +453,6 @@ function rewriteIn(
 interface Copy {
   file: string;
   text: string;
-  /** A subdirectory's file with host rules of its own: read as it is, its lines kept (PlanOptions.keepLines). */
-  keep?: boolean;
 }
 
 function parentCopies(config: ConfigDocument, vhost: SectionNode | null, dir: string, reader: HtaccessReader): Copy[] | { why: string } {
@@ -498,7 +501,7 @@ function childCopies(config: ConfigDocument, vhost: SectionNode | null, dir: str
     if (refused) return true;
     // One with host rules of its own is read as it stays for now (mod_access_compat still reads
     // it): this file's rewrite must answer as before with it, and it is rewritten after this one.
-    out.push({ file, text: directoryCopy(sub, body), ...(hostRulesIn(cdoc) ? { keep: true } : {}) });
+    out.push({ file, text: directoryCopy(sub, body) });
     return false;
   });
   if (refused !== null) return { why: refused };
