@@ -660,7 +660,7 @@ describe('workspace configuration (dist/server.js over stdio)', function () {
       const found = await preferredOf(fc);
       assert.deepEqual(found.preferred, []);
       // The full pass says why (the quick pass before it plans no rewrite).
-      await fc.waitForDiagnostics(uri, (p) => p.diagnostics.some((d) => /checked with the lines that stay as they are for now \(.*www\/sub\/\.htaccess line 1\)/.test(String(d.message))));
+      await fc.waitForDiagnostics(uri, (p) => p.diagnostics.some((d) => /checked with lines of other files that no rewrite here changes \(.*www\/sub\/\.htaccess line 1\)/.test(String(d.message))));
       // Untrusted: nothing is read, so it is not preferred either.
       fs.rmSync(path.join(dir, 'www', 'sub', '.htaccess'));
       const untrusted = await preferredOf(await client(dir, { initializationOptions: { trusted: false } }));

@@ -107,3 +107,32 @@ describe('access: the scopes a point selects (selectedScopes)', () => {
     assert.equal(selectedScopes(b, points[0]), undefined);
   });
 });
+
+describe('access: a <Files> pattern where the file name is known', () => {
+  const conf =
+    'DocumentRoot /www\n<Directory /www>\nOrder allow,deny\nAllow from all\n</Directory>\n<Files ~ "^\\.ht">\nOrder allow,deny\nDeny from all\n</Files>\n<Files "admin.php">\nOrder deny,allow\nDeny from all\nAllow from 127.0.0.2\n</Files>\n';
+  const model = buildModel(parse(conf), 'server');
+  const ht = model.scopes.find((s) => s.pattern === '^\\.ht')!;
+  const admin = model.scopes.find((s) => s.pattern === 'admin.php')!;
+  const { points } = pointsFor(model, model.scopes.filter((s) => s.kind !== 'top'));
+
+  it('no point takes a request for admin.php as one that `^\\.ht` matches', () => {
+    const both = points.filter((pt) => pt.test(admin) && pt.test(ht));
+    assert.deepEqual(both.map((pt) => pt.label), []);
+  });
+
+  it('the requests that `^\\.ht` matches are still tried, under other names', () => {
+    assert.ok(points.some((pt) => pt.test(ht) && !pt.test(admin)));
+    assert.ok(points.some((pt) => pt.test(admin) && !pt.test(ht)));
+  });
+
+  it('a label names the pattern only where it matches the place, or says the request is another one there', () => {
+    for (const pt of points) {
+      if (!pt.test(ht)) continue;
+      const m = /file (\S+?),/.exec(pt.label);
+      const name = m ? m[1].slice(m[1].lastIndexOf('/') + 1) : '';
+      if (/^\.ht/.test(name)) assert.match(pt.label, /where <Files ~ "\^\\\.ht"> \(line \d+\) applies/);
+      else assert.match(pt.label, /for a request there that <Files ~ "\^\\\.ht"> \(line \d+\) also matches/);
+    }
+  });
+});

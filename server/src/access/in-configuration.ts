@@ -243,14 +243,20 @@ export function plansInConfiguration(view: ConfigurationView, file: ConfigDocume
   // Which files carry each exact edit: those with a host-rule line whose plan holds it (their run applies it).
   const carriers = new Map<string, Set<string>>();
   const editKey = (e: OffsetEdit) => `${e.start}:${e.end}:${e.newText}`;
+  // The sections of a group share one rewrite: its edits are gone through once, with the files of
+  // all of them.
+  const pathsOf = new Map<readonly OffsetEdit[], Set<string>>();
   for (const sp of plan.sections) {
     if (!sp.exact) continue;
-    const paths = new Set<string>();
+    let paths = pathsOf.get(sp.exact.edits);
+    if (!paths) pathsOf.set(sp.exact.edits, (paths = new Set()));
     for (const d of sp.compatDirectives) {
       const o = view.origins[physicalLine(view.doc, d.start)];
       if (o) paths.add(o.path);
     }
-    for (const e of sp.exact.edits) {
+  }
+  for (const [edits, paths] of pathsOf) {
+    for (const e of edits) {
       const set = carriers.get(editKey(e));
       if (set) for (const p of paths) set.add(p);
       else carriers.set(editKey(e), new Set(paths));
@@ -503,6 +509,51 @@ function refusedJointly(view: ConfigurationView, sections: readonly SectionPlan[
       else copies.set(line, [sp]);
     }
   }
+  /** A rewrite's edits by file (see Parts), worked out once per rewrite. */
+  const byEdits = new Map<readonly OffsetEdit[], Pick<Parts, 'shares' | 'edits' | 'byInstance' | 'broken'>>();
+  const editParts = (edits: readonly OffsetEdit[]): Pick<Parts, 'shares' | 'edits' | 'byInstance' | 'broken'> => {
+    const q: Pick<Parts, 'shares' | 'edits' | 'byInstance' | 'broken'> = { shares: new Map(), edits: new Map(), byInstance: new Map() };
+    const byFile = new Map<string, Array<{ from: [number, number]; to: [number, number]; text: string }>>();
+    for (const e of edits) {
+      const k0 = physicalLine(doc, e.start);
+      let k1 = physicalLine(doc, e.end);
+      if (e.end > e.start && k1 > 0 && starts[k1] === e.end) k1--;
+      const file = fileOf(k0, k1);
+      if (file === null) {
+        q.broken ??= `the rewrite that is exact in the configuration of ${view.root} edits lines of several files at once.`;
+        continue;
+      }
+      if (!allowed(file)) q.broken ??= `the rewrite that is exact in the configuration of ${view.root} also edits lines of other files.`;
+      const list = byFile.get(file);
+      const edit = { from: place(e.start, false), to: place(e.end, true), text: e.newText };
+      if (list) list.push(edit);
+      else byFile.set(file, [edit]);
+      const at = instance[k0];
+      const mine = q.byInstance.get(at);
+      const ek = `${edit.from.join(':')}-${edit.to.join(':')}:${edit.text}`;
+      if (mine) mine.push(ek);
+      else q.byInstance.set(at, [ek]);
+    }
+    const cmp = (a: [number, number], b: [number, number]) => a[0] - b[0] || a[1] - b[1];
+    for (const [file, list] of byFile) {
+      list.sort((x, y) => cmp(x.from, y.from) || cmp(x.to, y.to) || (x.text < y.text ? -1 : x.text > y.text ? 1 : 0));
+      const keys: string[] = [];
+      for (let i = 0; i < list.length; i++) {
+        const e = list[i];
+        const prev = list[i - 1];
+        // Each copy of an included file makes the same edit: once is enough.
+        if (prev && cmp(prev.from, e.from) === 0 && cmp(prev.to, e.to) === 0 && prev.text === e.text) continue;
+        // Two different edits of the same lines (each copy wants its own) cannot both be made in one file.
+        if (prev && (cmp(e.from, prev.to) < 0 || cmp(e.from, prev.from) === 0)) {
+          q.broken ??= `${file === view.path ? 'this file is' : `its part is in ${baseName(file)}, which is`} included in several places of the configuration of ${view.root}, and what is exact differs between them; one file cannot hold both.`;
+        }
+        keys.push(`${e.from.join(':')}-${e.to.join(':')}:${e.text}`);
+      }
+      q.shares.set(file, keys.join('\u0000'));
+      q.edits.set(file, keys);
+    }
+    return q;
+  };
   for (const sp of sections) {
     if (!sp.exact) continue;
     const p: Parts = { shares: new Map(), edits: new Map(), lines: [], files: new Set(), byInstance: new Map() };
@@ -517,50 +568,36 @@ function refusedJointly(view: ConfigurationView, sections: readonly SectionPlan[
       if (list) list.push(sp);
       else copies.set(line, [sp]);
     }
-    const byFile = new Map<string, Array<{ from: [number, number]; to: [number, number]; text: string }>>();
-    for (const e of sp.exact.edits) {
-      const k0 = physicalLine(doc, e.start);
-      let k1 = physicalLine(doc, e.end);
-      if (e.end > e.start && k1 > 0 && starts[k1] === e.end) k1--;
-      const file = fileOf(k0, k1);
-      if (file === null) {
-        p.broken ??= `the rewrite that is exact in the configuration of ${view.root} edits lines of several files at once.`;
-        continue;
-      }
-      if (!allowed(file)) p.broken ??= `the rewrite that is exact in the configuration of ${view.root} also edits lines of other files.`;
-      const list = byFile.get(file);
-      const edit = { from: place(e.start, false), to: place(e.end, true), text: e.newText };
-      if (list) list.push(edit);
-      else byFile.set(file, [edit]);
-      const at = instance[k0];
-      const mine = p.byInstance.get(at);
-      const ek = `${edit.from.join(':')}-${edit.to.join(':')}:${edit.text}`;
-      if (mine) mine.push(ek);
-      else p.byInstance.set(at, [ek]);
-    }
-    const cmp = (a: [number, number], b: [number, number]) => a[0] - b[0] || a[1] - b[1];
-    for (const [file, list] of byFile) {
-      list.sort((x, y) => cmp(x.from, y.from) || cmp(x.to, y.to) || (x.text < y.text ? -1 : x.text > y.text ? 1 : 0));
-      const keys: string[] = [];
-      for (let i = 0; i < list.length; i++) {
-        const e = list[i];
-        const prev = list[i - 1];
-        // Each copy of an included file makes the same edit: once is enough.
-        if (prev && cmp(prev.from, e.from) === 0 && cmp(prev.to, e.to) === 0 && prev.text === e.text) continue;
-        // Two different edits of the same lines (each copy wants its own) cannot both be made in one file.
-        if (prev && (cmp(e.from, prev.to) < 0 || cmp(e.from, prev.from) === 0)) {
-          p.broken ??= `${file === view.path ? 'this file is' : `its part is in ${baseName(file)}, which is`} included in several places of the configuration of ${view.root}, and what is exact differs between them; one file cannot hold both.`;
-        }
-        keys.push(`${e.from.join(':')}-${e.to.join(':')}:${e.text}`);
-      }
-      p.shares.set(file, keys.join('\u0000'));
-      p.edits.set(file, keys);
-    }
+    // The sections of a group share one rewrite: its edits are sorted out once.
+    let q = byEdits.get(sp.exact.edits);
+    if (!q) byEdits.set(sp.exact.edits, (q = editParts(sp.exact.edits)));
+    p.shares = q.shares;
+    p.edits = q.edits;
+    p.byInstance = q.byInstance;
+    if (q.broken) p.broken = q.broken;
     parts.set(sp, p);
   }
   const out = new Map<SectionPlan, string>();
   for (const [sp, p] of parts) if (p.broken) out.set(sp, p.broken);
   const name = (p: string) => (p === view.path ? 'this file' : baseName(p));
+  // The rewrites that hold an edit of a file, found by the file: for each, the sections of the
+  // rewrites with host rules there and the same edits (most share one), and those edits' keys.
+  const orderOf = new Map<SectionPlan, number>();
+  const holders = new Map<string, Array<{ keys: Map<string, Set<string>>; shared: object; plans: SectionPlan[] }>>();
+  for (const [sp, p] of parts) {
+    orderOf.set(sp, orderOf.size);
+    for (const file of p.files) {
+      let list = holders.get(file);
+      if (!list) holders.set(file, (list = []));
+      let g = list.find((x) => x.shared === p.edits);
+      if (!g) {
+        const keys = new Map<string, Set<string>>();
+        for (const [f, ks] of p.edits) keys.set(f, new Set(ks));
+        list.push((g = { keys, shared: p.edits, plans: [] }));
+      }
+      g.plans.push(sp);
+    }
+  }
   for (let changed = true; changed; ) {
     changed = false;
     for (const [sp, p] of parts) {
@@ -586,13 +623,23 @@ function refusedJointly(view: ConfigurationView, sections: readonly SectionPlan[
             let held = false;
             /** Why a rewrite of that file that holds the edit was dropped, when one was. */
             let dropped: string | undefined;
-            for (const [other, q] of parts) {
-              if (other === sp || !q.files.has(file) || !q.edits.get(file)?.includes(ek)) continue;
-              if (!out.has(other)) {
-                held = true;
-                break;
+            /** The first such rewrite in the order of the sections (its reason is the one told). */
+            let first = Infinity;
+            for (const g of holders.get(file) ?? []) {
+              if (!g.keys.get(file)?.has(ek)) continue;
+              for (const other of g.plans) {
+                if (other === sp) continue;
+                if (!out.has(other)) {
+                  held = true;
+                  break;
+                }
+                const at = orderOf.get(other)!;
+                if (at < first) {
+                  first = at;
+                  dropped = out.get(other);
+                }
               }
-              dropped ??= out.get(other);
+              if (held) break;
             }
             if (!held) {
               why = dropped ?? `its part in ${name(file)} has no rewrite there to carry it. Half a rewrite would still need mod_access_compat.`;

@@ -360,6 +360,15 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
   const files = scopes.filter((s) => isFiles(s) && (!s.regex || lit(s)));
   const names = new Set<string>(['zz-other.html']);
   for (const f of files) names.add(lit(f) ? f.literal! : /[*?[]/.test(f.pattern) ? sampleOfGlob(f.pattern) : f.pattern);
+  /**
+   * The names a `<Files>` section gives exactly (not a glob's sample, not a stand-in for other
+   * names): a place with one of them is a request for that very name, so whether a `<Files>`
+   * pattern applies there is known (see below).
+   */
+  const exactNames = new Set<string>();
+  for (const f of files) if (lit(f) || !/[*?[]/.test(f.pattern)) exactNames.add(lit(f) ? f.literal! : f.pattern);
+  for (const f of files) if (!lit(f) && /[*?[]/.test(f.pattern)) exactNames.delete(sampleOfGlob(f.pattern));
+  for (const standIn of ['zz', 'zz-other.html', '~zz', 'zz-elsewhere']) exactNames.delete(standIn);
   const locs = scopes.filter((s) => isLoc(s) && (!s.regex || lit(s)));
   // Sections whose reach the places below cannot pin down apply or not at will, each both ways: a
   // regex, a proxy, and a wildcard. A wildcard's sample lands in it, but the other places may
@@ -392,10 +401,11 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
   // sections test the file's name, <Location> sections the URL. Each such place is taken both ways.
   // A DocumentRoot, a folder known to hold a .htaccess file, and each directory above one, is a directory.
   const roots = mappings.flatMap((m) => (m ? [m.root] : []));
+  const knownDirs = [...(model.knownDirectories ?? [])];
   const namedPaths = litDirs
     .filter((d) => !/[*?[]/.test(d.pattern))
     .map((d) => normPath(d.pattern))
-    .filter((p) => p !== '/' && !roots.some((r) => r === p || r.startsWith(p + '/')) && !model.knownDirectories?.has(p) && ![...(model.knownDirectories ?? [])].some((k) => k.startsWith(p + '/')));
+    .filter((p) => p !== '/' && !roots.some((r) => r === p || r.startsWith(p + '/')) && !model.knownDirectories?.has(p) && !knownDirs.some((k) => k.startsWith(p + '/')));
   const namedDirs = namedPaths.map((p) => p + '/');
   const withPathInfo = (pl: { vh: Scope | null; uri: string; file: string; unmapped?: true; userDir?: true }): void => {
     places.push(pl);
@@ -467,6 +477,7 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
   if (tooMany) return { points: [], truncated: true, mapped };
 
   const freeIndex = new Set(free.map((s) => s.index));
+  const freeFiles = free.filter(isFiles);
   let total = places.length * 2 ** free.length;
   for (const c of chains) total *= c.length + (c[c.length - 1].kind === 'else' ? 0 : 1);
   const points: Point[] = [];
@@ -521,8 +532,14 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
       return v === 2;
     };
     // The scopes that may apply here: the others' test is false at this place, whatever the choice.
-    const candidates = where.candidates((normFile ??= normPath(pl.file)), pl.uri, pl.file.slice(pl.file.lastIndexOf('/') + 1));
+    const base = pl.file.slice(pl.file.lastIndexOf('/') + 1);
+    const candidates = where.candidates((normFile ??= normPath(pl.file)), pl.uri, base);
+    // A `<Files>` pattern tests the file's name alone: at a place named exactly (a request for
+    // `cmd.cgi`, which a `<Files cmd.cgi>` names), it applies or not, and the other way round is no
+    // request at all (the requests for other names are the other places'). Those choices are skipped.
+    const nameKnown = !pl.pathInfo && exactNames.has(base) ? freeFiles.map((f) => filesApplies(f, pl.file)) : null;
     for (const freeOn of freeOnOf) {
+      if (nameKnown && freeFiles.some((f, i) => freeOn.has(f.index) !== nameKnown[i])) continue;
       for (const ifOn of ifOnOf) {
         const test = (s: Scope): boolean => {
           if (s.kind === 'top') return true;
@@ -562,7 +579,30 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
               return sec ? `${openTagText(sec)} (line ${sec.open.line + 1})` : 'the top level';
             };
             if (pl.vh) parts.push(`in ${tag(pl.vh.index)}`);
-            if (free.length) parts.push(freeOn.size ? `where ${[...freeOn].map(tag).join(', ')} ${freeOn.size === 1 ? 'applies' : 'apply'}` : 'where no pattern section applies');
+            if (free.length) {
+              // The place stands for every request there that the pattern sections taken as applying
+              // match and the others do not; its own path and name may not be one of them (`<Files ~
+              // "^\.ht">` taken as applying at /cmd.cgi stands for /.htaccess and the like there).
+              const matches = (i: number): boolean => {
+                const sc = model.scopes[i];
+                if (isFiles(sc)) return filesApplies(sc, pl.file);
+                if (isLoc(sc)) return locationApplies(sc, pl.uri);
+                if (sc.kind === 'directory' || sc.kind === 'directorymatch') return dirApplies(sc, pl.file);
+                return freeOn.has(i);
+              };
+              const on = free.filter((f) => freeOn.has(f.index)).map((f) => f.index);
+              const off = free.filter((f) => !freeOn.has(f.index)).map((f) => f.index);
+              const here = on.filter(matches);
+              const also = on.filter((i) => !matches(i));
+              const not = off.filter(matches);
+              const list = (xs: number[]) => xs.map(tag).join(', ');
+              if (here.length) parts.push(`where ${list(here)} ${here.length === 1 ? 'applies' : 'apply'}`);
+              if (also.length || not.length) {
+                const what = [also.length ? `${list(also)} also ${also.length === 1 ? 'matches' : 'match'}` : '', not.length ? `${list(not)} ${not.length === 1 ? 'does' : 'do'} not match` : ''].filter(Boolean);
+                parts.push(`for a request there that ${what.join(' and ')}`);
+              }
+              if (!on.length && !not.length) parts.push('where no pattern section applies');
+            }
             if (chains.length) parts.push(ifOn.size ? `where ${[...ifOn].map(tag).join(', ')} ${ifOn.size === 1 ? 'holds' : 'hold'}` : 'where no <If> holds');
             return parts.join(', ');
           },

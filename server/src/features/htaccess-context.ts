@@ -673,7 +673,26 @@ export function rewritableWithServer(config: ConfigDocument, file: string): bool
  */
 export function viewWithHtaccess(view: ConfigurationView, reader: HtaccessReader): ConfigurationView {
   const w = spliceHtaccessFiles(view.doc, view.origins, openDirectories(view.doc), reader);
-  if (!w.files.size && !w.known.size) return view;
+  const directories = [...new Set([...w.directories, ...directoriesOnDisk(view.doc, reader)])];
+  if (!w.files.size && !w.known.size) return directories.length ? { ...view, directories } : view;
   const together = view.together ? new Set([...view.together].filter((p) => !w.files.has(p))) : undefined;
-  return { ...view, doc: w.doc, origins: w.origins, htaccessKnown: w.known, directories: w.directories, kept: w.files, spliced: w.files, ...(together ? { together } : {}) };
+  return { ...view, doc: w.doc, origins: w.origins, htaccessKnown: w.known, directories, kept: w.files, spliced: w.files, ...(together ? { together } : {}) };
+}
+
+/**
+ * The paths of the configuration's plain `<Directory>` sections that are folders on the disk it
+ * is read from. The planner otherwise tries each such path as a file too (a request below it then
+ * reaches that file with the rest as path_info, and httpd does not apply the section that names
+ * it), and a rewrite that is exact only where the path is a folder is refused.
+ */
+function directoriesOnDisk(doc: ConfigDocument, reader: HtaccessReader): string[] {
+  const out: string[] = [];
+  for (const s of doc.sections) {
+    if (s.key !== 'directory' || s.args.length !== 1) continue;
+    const p = s.args[0].value;
+    if (!p.startsWith('/') || /[*?[~]|\$\{/.test(p)) continue;
+    const dir = p.length > 1 ? trimEndChars(p, '/') : p;
+    if (reader.listDir?.(dir) !== undefined) out.push(dir);
+  }
+  return out;
 }
