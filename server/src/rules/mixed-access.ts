@@ -14,8 +14,9 @@
  * Only servers that read both halves count: a dual-version file with the
  * host rules under `<IfModule !mod_authz_core.c>` is not mixed.
  */
+import type { ChildNode } from '../syntax';
 import type { DirectiveNode, Finding, Rule, SectionNode } from './types';
-import { code, coRead, COMPAT_DIRECTIVES, directivesOfScope, scopeOf, TRANSPARENT } from './scope';
+import { code, coRead, COMPAT_DIRECTIVES, scopeOf, TRANSPARENT } from './scope';
 import { PROVIDERS } from '../facts/providers';
 import { crossSectionMixed } from './access-mixed';
 import { directivesNamed, openTagText } from '../syntax';
@@ -74,37 +75,53 @@ export const mixedAccessRule: Rule = {
       if (list) list.push(c);
       else compatByScope.set(scope, [c]);
     }
-    for (const [scope, compat] of compatByScope) {
-      for (const d of directivesOfScope(doc, scope)) {
-        const why = newStyleReason(d);
-        if (!why) continue;
-        const partners = compat.filter((c) => coRead(c, d));
-        if (!partners.length) continue;
-        const satisfyAny = partners.some((c) => c.key === 'satisfy' && c.args[0]?.value.toLowerCase() === 'any');
-        let how = satisfyAny
-          ? 'With `Satisfy Any`, a client the host rules let in gets in without this line being consulted.'
-          : 'With `Satisfy All` (the default) a client the host rules refuse gets 403 before this line is consulted.';
-        // No Allow or Deny line: the section's host rules (started over by any of its 2.2 lines)
-        // let everyone in under `Order deny,allow` (the default) and no one under `allow,deny`.
-        if (!partners.some((c) => c.key === 'allow' || c.key === 'deny') && !partners.some(inLimit)) {
-          const orders = partners.filter((c) => c.key === 'order');
-          const order = orders.length ? orders[orders.length - 1].args.map((a) => a.value).join('').toLowerCase() : 'deny,allow';
-          const everyoneIn = order === 'deny,allow';
-          // Satisfy All with everyone let in, or Satisfy Any with no one: the Require lines decide alone.
-          if (satisfyAny !== everyoneIn) continue;
-          how = satisfyAny
-            ? 'With `Satisfy Any` and no `Allow` or `Deny` line, the host rules let every client in, so this line is never consulted.'
-            : `With \`Order ${orders[orders.length - 1]?.args.map((a) => a.raw).join('') ?? ''}\` and no \`Allow\` line, the host rules refuse every client (403) before this line is consulted.`;
-        }
-        out.push({
-          rule: 'mixed-access',
-          message: `${why} is 2.4 authorization, but ${sectionLabel(scope)} also uses 2.2 access control (${partners.map((c) => code(c.name.value)).join(', ')}). httpd 2.4 checks the two separately. ${how} Migrate the 2.2 lines so only \`Require\` remains.`,
-          start: d.start,
-          end: d.end,
-          related: partners.map((c) => ({ start: c.start, end: c.end, message: `2.2 host rule in the same section: ${c.name.value}` })),
-          data: { scope: scope ? scope.key : null },
-        });
+    if (!compatByScope.size) return out;
+    // The 2.4-style lines: `Require` and `AuthMerging` lines, and whatever a Require container holds.
+    // Each is looked at with the host rules of its scope (a large file has thousands of scopes,
+    // most with no 2.4-style line at all).
+    const styled: DirectiveNode[] = [...directivesNamed(doc, 'require', 'authmerging')];
+    const inContainer = (children: readonly ChildNode[]): void => {
+      for (const ch of children) {
+        if (ch.type === 'directive') styled.push(ch);
+        else if (ch.type === 'section' && TRANSPARENT.has(ch.key)) inContainer(ch.children);
       }
+    };
+    for (let ix = 0; ix < doc.sections.length; ix++) if (CONTAINERS.has(doc.sections[ix].key)) inContainer(doc.sections[ix].children);
+    const seen = new Set<DirectiveNode>();
+    for (const d of styled) {
+      if (seen.has(d)) continue;
+      seen.add(d);
+      const why = newStyleReason(d);
+      if (!why) continue;
+      const scope = scopeOf(d);
+      const compat = compatByScope.get(scope);
+      if (!compat) continue;
+      const partners = compat.filter((c) => coRead(c, d));
+      if (!partners.length) continue;
+      const satisfyAny = partners.some((c) => c.key === 'satisfy' && c.args[0]?.value.toLowerCase() === 'any');
+      let how = satisfyAny
+        ? 'With `Satisfy Any`, a client the host rules let in gets in without this line being consulted.'
+        : 'With `Satisfy All` (the default) a client the host rules refuse gets 403 before this line is consulted.';
+      // No Allow or Deny line: the section's host rules (started over by any of its 2.2 lines)
+      // let everyone in under `Order deny,allow` (the default) and no one under `allow,deny`.
+      if (!partners.some((c) => c.key === 'allow' || c.key === 'deny') && !partners.some(inLimit)) {
+        const orders = partners.filter((c) => c.key === 'order');
+        const order = orders.length ? orders[orders.length - 1].args.map((a) => a.value).join('').toLowerCase() : 'deny,allow';
+        const everyoneIn = order === 'deny,allow';
+        // Satisfy All with everyone let in, or Satisfy Any with no one: the Require lines decide alone.
+        if (satisfyAny !== everyoneIn) continue;
+        how = satisfyAny
+          ? 'With `Satisfy Any` and no `Allow` or `Deny` line, the host rules let every client in, so this line is never consulted.'
+          : `With \`Order ${orders[orders.length - 1]?.args.map((a) => a.raw).join('') ?? ''}\` and no \`Allow\` line, the host rules refuse every client (403) before this line is consulted.`;
+      }
+      out.push({
+        rule: 'mixed-access',
+        message: `${why} is 2.4 authorization, but ${sectionLabel(scope)} also uses 2.2 access control (${partners.map((c) => code(c.name.value)).join(', ')}). httpd 2.4 checks the two separately. ${how} Migrate the 2.2 lines so only \`Require\` remains.`,
+        start: d.start,
+        end: d.end,
+        related: partners.map((c) => ({ start: c.start, end: c.end, message: `2.2 host rule in the same section: ${c.name.value}` })),
+        data: { scope: scope ? scope.key : null },
+      });
     }
     return out;
   },
