@@ -25,7 +25,7 @@ function ownTest(s: Scope, file: string, uri: string): boolean {
 function check(conf: string, file: string, uri: string): void {
   const model = buildModel(parse(conf), 'server');
   const scopes = accessScopes(model);
-  const index = new ScopesByPath(scopes);
+  const index = new ScopesByPath(scopes, 0);
   const got = index.candidates(normPath(file), uri, file.slice(file.lastIndexOf('/') + 1));
   for (let i = 1; i < got.length; i++) assert.ok(got[i - 1].index < got[i].index, 'candidates in document order, each once');
   for (const s of scopes) {
@@ -51,11 +51,16 @@ describe('access: the scopes a point may select (ScopesByPath)', () => {
 
   it('the rows select what they should (the check can fail)', () => {
     const model = buildModel(parse(ROWS[0][1]), 'server');
-    const got = new ScopesByPath(accessScopes(model)).candidates('/srv/a/x.html', '/x.html', 'x.html');
+    const got = new ScopesByPath(accessScopes(model), 0).candidates('/srv/a/x.html', '/x.html', 'x.html');
     assert.deepEqual(
       got.map((s) => s.pattern),
       ['', '/srv', '/srv/a'],
     );
+  });
+
+  it('a small model is not indexed: every scope is a candidate', () => {
+    const model = buildModel(parse(ROWS[0][1]), 'server');
+    assert.equal(new ScopesByPath(accessScopes(model)).candidates('/elsewhere/x', '/x', 'x').length, accessScopes(model).length);
   });
 
   it('never leaves out a section that applies (random paths)', () => {

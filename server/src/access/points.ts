@@ -643,14 +643,22 @@ function appliedSignature(scopes: readonly Scope[], test: (s: Scope) => boolean,
  * parts, its file name) instead of being tested at every place. Every other scope (a pattern, an
  * `<If>`, a virtual host, the top level) is a candidate everywhere, its own test deciding.
  */
+/** Models with at most this many access scopes are not indexed: testing each is cheaper. */
+const SMALL_MODEL = 24;
+
 export class ScopesByPath {
   private readonly everywhere: Scope[] = [];
   private readonly byDir = new Map<string, Scope[]>();
   private readonly byLocation = new Map<string, Scope[]>();
   private readonly byName = new Map<string, Scope[]>();
   private readonly out: Scope[] = [];
+  /** Every scope, for a model too small for the index to pay (or with nothing to index). */
+  private readonly all: readonly Scope[] | null;
 
-  constructor(scopes: readonly Scope[]) {
+  /** `small`: up to how many scopes every one is a candidate (tests give 0 to index any model). */
+  constructor(scopes: readonly Scope[], small = SMALL_MODEL) {
+    this.all = scopes.length <= small ? scopes : null;
+    if (this.all) return;
     const put = (m: Map<string, Scope[]>, k: string, s: Scope) => {
       const l = m.get(k);
       if (l) l.push(s);
@@ -675,6 +683,8 @@ export class ScopesByPath {
    * - A plain `<Files>` applies where it is the file's name (filesApplies).
    */
   candidates(file: string, uri: string, name: string): readonly Scope[] {
+    if (this.all) return this.all;
+    if (!this.byDir.size && !this.byLocation.size && !this.byName.size) return this.everywhere;
     const out = this.out;
     out.length = 0;
     for (const s of this.everywhere) out.push(s);
