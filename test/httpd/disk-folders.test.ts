@@ -8,7 +8,9 @@
  * `<Location>` below a `<Directory>` whose `Satisfy Any` lets one address in without a password
  * gets its exact rewrite (its host rules start over with `Satisfy All`, so the password is asked
  * there), where the file case, which the disk rules out, refused the whole group. Without the
- * folder on the disk, the file case stays possible and the group is refused, as before.
+ * folder on the disk, the file case stays possible and the group is refused, as before. The last
+ * row also needs the form that copies the directory's address into the `<Location>` with
+ * `AuthMerging And` (yAcrossClosed in access/plan.ts).
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -68,6 +70,35 @@ const ROWS: Row[] = [
     ].join('\n'),
     folders: ['q', 'q/a', 'q/b'],
     paths: ['/q/', '/q/a/', '/q/a/index.html', '/q/b/', '/q/b/index.html'],
+  },
+  {
+    // Debian's and Red Hat's `<Files ~ "^\.ht">` refuses everyone before the `<Location>`: the
+    // `<Location>` takes the directory's address with `AuthMerging And`, so the files that
+    // section refuses stay refused (helper-40's location-satisfy layout).
+    id: 'location-below-satisfy-any-and-ht-files',
+    body: [
+      '<Files ~ "^\\.ht">',
+      '  Order allow,deny',
+      '  Deny from all',
+      '  Satisfy all',
+      '</Files>',
+      '<Directory "@DOCROOT@/app">',
+      '  Order deny,allow',
+      '  Deny from all',
+      '  Allow from 127.0.0.2',
+      '  Satisfy any',
+      BASIC,
+      '</Directory>',
+      '<Location /app>',
+      '  Require valid-user',
+      '</Location>',
+      '<Location /app/admin>',
+      '  Require user bob',
+      '  Satisfy all',
+      '</Location>',
+    ].join('\n'),
+    folders: ['app', 'app/admin'],
+    paths: ['/app/', '/app/index.html', '/app/.htaccess', '/app/.hidden', '/app/admin/', '/app/admin/index.html'],
   },
 ];
 

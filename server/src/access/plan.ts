@@ -978,7 +978,51 @@ function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean): 
   // 3. The copy form.
   const c = copyForm(doc, f);
   if (c) out.push(c);
+  // 4. The first form with the later Require sections that no form above could write (see yAcrossClosed).
+  const spec = out.find((x) => x.name === 'spec');
+  if (spec) {
+    const edits = new Map(spec.edits);
+    for (const y of f.ys) {
+      if (edits.has(y)) continue;
+      const e = yAcrossClosed(doc, f, y);
+      if (e) edits.set(y, e);
+    }
+    if (edits.size > spec.edits.size) out.push({ name: 'spec-and-closed', edits });
+  }
   return out;
+}
+
+/** The last section with host rules before `y` at a point, or null. */
+function compatBefore(i: PointInfo, y: Scope): Scope | null {
+  let x: Scope | null = null;
+  for (const a of i.applied) {
+    if (a.scope === y) break;
+    if (a.scope.compat) x = a.scope;
+  }
+  return x;
+}
+
+/** Host rules that refuse everyone under `Satisfy All`, for every method (`<Files ~ "^\.ht">`'s `Deny from all`). */
+function refusesEveryone(x: Scope): boolean {
+  return classesOf(x).every((k) => !k.satisfyAny && isDenied(verdictBlock(k.order, k.allow, k.deny)));
+}
+
+/**
+ * A later Require section `y` that follows the host rules of several sections, all but one of
+ * which refuse everyone: a directory's `Satisfy Any` with an address, and Debian's and Red Hat's
+ * `<Files ~ "^\.ht">` with `Deny from all`, before a `<Location>` with `Require valid-user`.
+ * Neither form W (one T(C) to copy in) nor B (nothing copied) fits. The other section's T(C) is
+ * copied in as W does, with `AuthMerging And`: where a section that refuses everyone applied, its
+ * rewrite (`Require all denied`) still refuses through the And. The check says whether it holds.
+ */
+function yAcrossClosed(doc: ConfigDocument, f: GroupFacts, y: Scope): ScopeEdit | null {
+  const reaching = f.infos.filter((i) => i.applied.some((a) => a.scope === y));
+  const xs = new Set(reaching.map((i) => compatBefore(i, y)));
+  if (xs.size < 2) return null;
+  const open = [...xs].filter((x) => !x || !refusesEveryone(x));
+  if (open.length !== 1 || !open[0]) return null;
+  const e = yEdit(doc, { ...f, infos: f.infos.filter((i) => !i.applied.some((a) => a.scope === y) || compatBefore(i, y) === open[0]) }, y, 'w', new Map());
+  return e ? { ...e, merging: 'And' } : null;
 }
 
 // ---------------------------------------------------------------------------------------------
