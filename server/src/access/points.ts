@@ -515,7 +515,7 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
     // the regex and <If> choices below: worked out once per place and scope (0 = not yet).
     const placeMemo = new Int8Array(nScopes);
     /** The place's file as normPath gives it, made once for all the directories tested on it. */
-    let normFile: string | undefined;
+    const normFile = normPath(pl.file);
     const placeApplies = (s: Scope): boolean => {
       let v = placeMemo[s.index];
       if (v === 0) {
@@ -523,7 +523,7 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
         if (s.kind === 'virtualhost') r = pl.vh !== null && s.index === pl.vh.index;
         else if (lit(s)) r = isFiles(s) ? pl.file.slice(pl.file.lastIndexOf('/') + 1) === s.literal : pl.uri === s.literal;
         else if (isDir(s) && s.regex) r = dirApplies(s, pl.file);
-        else if (isDir(s)) r = dirAppliesNormalized(s, (normFile ??= normPath(pl.file))) && !(pl.pathInfo && s.dirPattern === pl.file);
+        else if (isDir(s)) r = dirAppliesNormalized(s, normFile) && !(pl.pathInfo && s.dirPattern === pl.file);
         else if (isFiles(s)) r = filesApplies(s, pl.file);
         else if (isLoc(s)) r = locationApplies(s, pl.uri);
         else r = false;
@@ -533,7 +533,7 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
     };
     // The scopes that may apply here: the others' test is false at this place, whatever the choice.
     const base = pl.file.slice(pl.file.lastIndexOf('/') + 1);
-    const candidates = where.candidates((normFile ??= normPath(pl.file)), pl.uri, base);
+    const candidates = where.candidates(normFile, pl.uri, base);
     // A `<Files>` pattern tests the file's name alone: at a place named exactly (a request for
     // `cmd.cgi`, which a `<Files cmd.cgi>` names), it applies or not, and the other way round is no
     // request at all (the requests for other names are the other places'). Those choices are skipped.
