@@ -24,7 +24,8 @@
  * rather than a hung benchmark; the growth with file size is printed too.
  *
  * Options: --quick (fewer repetitions, shorter limits), --no-lsp, --no-profile; --latency LINES [DEBOUNCE]
- * measures only the typing latency on a generated file; --echo DIAGNOSTICS [LINES] only the stand-in's.
+ * measures only the typing latency on a generated file; --echo DIAGNOSTICS [LINES] only the stand-in's;
+ * --generate LINES FILE writes the generated config of LINES lines to FILE.
  * Internal: --child-analyze FILE REPS [RULE] [quick], --child-rules FILE, --child-mem FILE [RULE] [quick],
  * --child-rate KIND, --child-profile, --child-echo DIAGNOSTICS --stdio.
  */
@@ -871,11 +872,14 @@ else if (args[0] === '--child-rules') childRules(args[1]);
 else if (args[0] === '--child-profile') childProfile(args[1] ?? 'analyze');
 else if (args[0] === '--child-rate') childRate(args[1] ?? 'quick');
 else if (args[0] === '--child-echo') childEcho(args[1]);
+else if (args[0] === '--generate') fs.writeFileSync(args[2], generateConfig(Number(args[1] ?? '100000')), 'latin1');
 else if (args[0] === '--latency') {
   // `--latency LINES [DEBOUNCE]`: only the typing latency on a generated file of LINES lines.
   const lines = Number(args[1] ?? '10000');
   const debounce = args[2] === undefined ? undefined : Number(args[2]);
-  lspLatency([path.join(repo, 'dist/server.js')], generateConfig(lines, lines), 31, debounce, 120_000).then((ms) => console.log(`${lines} lines, ${debounce === undefined ? 'default debounce' : `debounce ${debounce}`}: ${ms === null ? 'no answer' : ms.toFixed(1) + ' ms'}`));
+  // APACHECONF_BENCH_SERVER_FLAGS: more Node flags for the server (`--cpu-prof --cpu-prof-dir=DIR` to see where its time goes).
+  const extra = (process.env.APACHECONF_BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
+  lspLatency([path.join(repo, 'dist/server.js')], generateConfig(lines, lines), 31, debounce, 120_000, [...SERVER_NODE_FLAGS, ...extra]).then((ms) => console.log(`${lines} lines, ${debounce === undefined ? 'default debounce' : `debounce ${debounce}`}: ${ms === null ? 'no answer' : ms.toFixed(1) + ' ms'}`));
 } else if (args[0] === '--echo') {
   // `--echo DIAGNOSTICS [LINES]`: the stand-in server's latency for a JSON list of diagnostics.
   const lines = Number(args[2] ?? '10000');

@@ -654,7 +654,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
       for (; p && !wanted!.has(p); p = p.parent) wanted!.add(p);
     };
     const byKey = directivesByKey(doc);
-    for (const k of LIGHT_KEYS) for (const d of byKey.get(k) ?? []) want(d.parent);
+    for (const k of AUTHZ_KEYS) for (const d of byKey.get(k) ?? []) want(d.parent);
     for (const sec of doc.sections) if (sec.key === 'limit' || sec.key === 'limitexcept' || Object.hasOwn(CONTAINER_OP, sec.key)) want(sec);
   }
 
@@ -664,7 +664,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
     if (depth > MAX_ANALYSED_NESTING) return;
     for (const ch of children) {
       if (ch.type === 'directive') {
-        if ((!light || LIGHT_KEYS.has(ch.key)) && readBy(ch)) directive(ch, ctx);
+        if ((!light || AUTHZ_KEYS.has(ch.key)) && readBy(ch)) directive(ch, ctx);
         continue;
       }
       if (ch.type !== 'section') continue;
@@ -746,6 +746,30 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
     !hasDirective(doc, ...LIGHT_KEYS) &&
     !doc.sections.some((s) => s.key === 'limit' || s.key === 'limitexcept' || Object.hasOwn(CONTAINER_OP, s.key));
   if (!nothingToRead) walk(doc.children, { scope: top, mask: ALL_METHODS, container: null });
+  // A light model checks the host rules by their text alone: each line the walk would reach is
+  // checked where it is, without the scopes of the sections that hold nothing else it reads.
+  if (light && !nothingToRead) {
+    const byKey = directivesByKey(doc);
+    const reached = new Map<SectionNode, boolean>();
+    // Whether the walk enters a section's lines (every section around it is one it goes into,
+    // not nested deeper than it models); the depth bound keeps the recursion short.
+    const reaches = (p: SectionNode | null): boolean => {
+      if (!p) return true;
+      let r = reached.get(p);
+      if (r === undefined) {
+        const k = p.key;
+        r =
+          p.depth <= MAX_ANALYSED_NESTING &&
+          (TRANSPARENT.has(k) || k === 'limit' || k === 'limitexcept' || Object.hasOwn(CONTAINER_OP, k) || scopeKindOf(p) !== null) &&
+          reaches(p.parent);
+        reached.set(p, r);
+      }
+      return r;
+    };
+    // (What a line sets goes into a scratch scope: a light model's scopes hold no host rules.)
+    const scratch: Ctx = { scope: emptyScope('top', null, null, false, '', -1, true), mask: ALL_METHODS, container: null };
+    for (const k of COMPAT_KEYS) for (const d of byKey.get(k) ?? []) if (reaches(d.parent) && readBy(d)) directive(d, scratch);
+  }
 
   // AH01624: after De Morgan flattening every container keeps a non-negated child.
   for (const sc of scopes) {
