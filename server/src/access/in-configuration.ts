@@ -763,6 +763,7 @@ export function viewAfterEdits(view: ConfigurationView, before: ConfigDocument, 
   const endOf = (x: number) => x + sorted.reduce((n, e) => n + (e.start < x ? delta(e) : 0), 0);
   const afterStarts = [0];
   for (let i = 0; i < after.length; i++) if (after.charCodeAt(i) === 10) afterStarts.push(i + 1);
+  const afterLines = Int32Array.from(afterStarts);
   const fileEnd = (line: number) => (line + 1 < before.lineStarts.length ? before.lineStarts[line + 1] : before.text.length);
   const parts: string[] = [];
   const origins: Array<{ path: string; line: number }> = [];
@@ -787,7 +788,7 @@ export function viewAfterEdits(view: ConfigurationView, before: ConfigDocument, 
     // The configuration ends each inlined file with a line break.
     if (seg.length && !seg.endsWith('\n')) seg += '\n';
     parts.push(seg);
-    let line = physicalLine({ lineStarts: afterStarts, text: after }, a);
+    let line = physicalLine({ lineStarts: afterLines, text: after }, a);
     for (let i = 0; i < seg.length; i++) if (seg.charCodeAt(i) === 10) origins.push({ path: view.path, line: line++ });
     k = m + 1;
   }

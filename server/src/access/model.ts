@@ -11,7 +11,7 @@
  * Directives in branches the chosen reader skips (<IfModule !mod_authz_core.c>
  * for a 2.4 server…) are left out.
  */
-import { detached, directivesByKey, hasDirective, wordTable, type ConfigDocument, type DirectiveNode, type SectionNode, type Token } from '../syntax';
+import { directivesByKey, directivesNamed, hasDirective, SpanCache, wordTable, type ConfigDocument, type DirectiveNode, type SectionNode, type Token } from '../syntax';
 import type { FileContext } from '../model/context';
 import { NOTHING_SETTLED, readersInside, settledByFile, testKeyOf, type Reader } from '../model/guards';
 import { getProvider } from '../facts/providers';
@@ -331,8 +331,7 @@ const AUTHZ_KEYS = new Set(['require', 'authmerging', 'authzsendforbiddenonfailu
 /** The directives a light model reads: the host rules and the authorization lines. */
 const LIGHT_KEYS = new Set([...COMPAT_KEYS, ...AUTHZ_KEYS]);
 /** Texts of host-rule lines a light model found sound (no problem), shared between analyses; bounded. */
-const SOUND_COMPAT = new Set<string>();
-const SOUND_COMPAT_LIMIT = 4096;
+const SOUND_COMPAT = new SpanCache<true>(4096);
 const SETENV_KEYS = new Set(['setenvif', 'setenvifnocase', 'browsermatch', 'browsermatchnocase']);
 
 /** Whether a scope takes part in access decisions itself: host rules, Require lines or an AuthType. */
@@ -547,14 +546,10 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
     if (light && COMPAT_KEYS.has(k)) {
       // A light model keeps only the problems of host rules, and whether a line has any depends
       // on its text alone: a text already found sound is not split and classified again.
-      const text = doc.text.slice(d.start, d.end);
-      if (SOUND_COMPAT.has(text)) return;
+      if (SOUND_COMPAT.get(doc.text, d.start, d.end)) return;
       const before = problems.length;
       compatDirective(d, ctx, sc);
-      if (problems.length === before) {
-        if (SOUND_COMPAT.size >= SOUND_COMPAT_LIMIT) SOUND_COMPAT.clear();
-        SOUND_COMPAT.add(detached(text));
-      }
+      if (problems.length === before) SOUND_COMPAT.set(doc.text, d.start, d.end, true);
       return;
     }
     sc.directives.push(d);
@@ -749,7 +744,6 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
   // A light model checks the host rules by their text alone: each line the walk would reach is
   // checked where it is, without the scopes of the sections that hold nothing else it reads.
   if (light && !nothingToRead) {
-    const byKey = directivesByKey(doc);
     const reached = new Map<SectionNode, boolean>();
     // Whether the walk enters a section's lines (every section around it is one it goes into,
     // not nested deeper than it models); the depth bound keeps the recursion short.
@@ -768,7 +762,16 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
     };
     // (What a line sets goes into a scratch scope: a light model's scopes hold no host rules.)
     const scratch: Ctx = { scope: emptyScope('top', null, null, false, '', -1, true), mask: ALL_METHODS, container: null };
-    for (const k of COMPAT_KEYS) for (const d of byKey.get(k) ?? []) if (reaches(d.parent) && readBy(d)) directive(d, scratch);
+    // In document order, so that the lines of one section (looked up once) come one after another.
+    let lastParent: SectionNode | null | undefined;
+    let lastOk = false;
+    for (const d of directivesNamed(doc, ...COMPAT_KEYS)) {
+      if (d.parent !== lastParent) {
+        lastParent = d.parent;
+        lastOk = reaches(d.parent) && readBy(d);
+      }
+      if (lastOk) directive(d, scratch);
+    }
   }
 
   // AH01624: after De Morgan flattening every container keeps a non-negated child.

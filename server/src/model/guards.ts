@@ -4,7 +4,7 @@
  * side (`<IfModule !mod_authz_core.c>` … `<IfModule mod_authz_core.c>`); the
  * 2.2 branch is never read by 2.4 and must not be reported as if it were.
  */
-import type { SectionNode } from '../syntax';
+import { detached, type SectionNode } from '../syntax';
 import { isHttpdModule } from '../facts';
 
 /** The three kinds of server a file may be read by. */
@@ -319,18 +319,35 @@ const TEST_KEYS = new Set(['ifmodule', 'ifdefine', 'iffile', 'ifdirective', 'ifs
  */
 export function testKeyOf(s: SectionNode): TestKey | null {
   if (!TEST_KEYS.has(s.key) || !s.args.length) return null;
-  let arg = s.args[0].value;
+  // A file repeats a few tests many times (`<IfModule mod_authz_core.c>` in every block): each
+  // test's key is worked out once, by its section name and word. The cache is bounded.
+  const word = s.args[0].value;
+  const id = s.key + ' ' + word;
+  let known = TEST_KEY_CACHE.get(id);
+  if (known === undefined) {
+    known = testKeyOfWord(s.key, word);
+    if (TEST_KEY_CACHE.size >= 4096) TEST_KEY_CACHE.clear();
+    TEST_KEY_CACHE.set(detached(id), known);
+  }
+  return known;
+}
+
+const TEST_KEY_CACHE = new Map<string, TestKey>();
+
+function testKeyOfWord(sectionKey: string, word: string): TestKey {
+  let arg = word;
   const neg = arg.startsWith('!');
   if (neg) arg = arg.slice(1);
   // `<IfFile !"path">`: the quotes follow the `!`, so the word keeps them.
   if (arg.length >= 2 && (arg[0] === '"' || arg[0] === "'") && arg.endsWith(arg[0])) arg = arg.slice(1, -1);
   let key: string;
   // mod_version.c, version_module and mod_version name the same module.
-  if (s.key === 'ifmodule') key = moduleKey(arg) === NO_MODULE ? 'no-module:' + arg : 'module:' + arg.toLowerCase().replace(/\.c$/, '').replace(/^mod_/, '').replace(/_module$/, '');
-  else if (s.key === 'ifdefine') key = 'define:' + arg;
-  else if (s.key === 'iffile') key = 'file:' + arg;
-  else key = `${s.key}:${arg.toLowerCase()}`;
-  return { key, positive: !neg };
+  if (sectionKey === 'ifmodule') key = moduleKey(arg) === NO_MODULE ? 'no-module:' + arg : 'module:' + arg.toLowerCase().replace(/\.c$/, '').replace(/^mod_/, '').replace(/_module$/, '');
+  else if (sectionKey === 'ifdefine') key = 'define:' + arg;
+  else if (sectionKey === 'iffile') key = 'file:' + arg;
+  else key = `${sectionKey}:${arg.toLowerCase()}`;
+  // Frozen: one object answers for every section with the same test.
+  return Object.freeze({ key: detached(key), positive: !neg });
 }
 
 const LOADED = new WeakMap<object, Map<string, boolean>>();

@@ -11,7 +11,7 @@
  */
 import type { DirectiveNode, Finding, Fix, HtaccessUnder, Rule } from './types';
 import { codeLine, COMPAT_DIRECTIVES, in22Branch, readers } from './scope';
-import { detached, directivesNamed, type ConfigDocument, type SectionNode } from '../syntax';
+import { detached, directivesNamed, SpanCache, type ConfigDocument, type SectionNode } from '../syntax';
 import { FRAGMENT_BECAUSE, INCLUDED_NOTE, lineLabel, openDirsTouching, planMigration, plansAsIncluded, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
 import { ancestors, looksIncluded } from '../model/context';
 import { namesNoModule, testKeyOf } from '../model/guards';
@@ -45,10 +45,9 @@ function quoted(d: DirectiveNode): string {
  * shared, which keeps the garbage the editor waits for small. The caches are bounded.
  */
 const DEPRECATED: Array<'deprecated'> = Object.freeze(['deprecated']) as Array<'deprecated'>;
-const CACHE_LIMIT = 4096;
 
 /** Messages by line text: one cache for lines 2.4 reads, one for lines only 2.2 does. */
-const described: Array<Map<string, string>> = [new Map(), new Map()];
+const described: Array<SpanCache<string>> = [new SpanCache(), new SpanCache()];
 
 /**
  * The message of a line, by its text (the name and the words, and so the message, follow from
@@ -71,15 +70,11 @@ function describedOf(text: string, d: DirectiveNode, only22: boolean): string {
   // Rare, and its words depend on the sections around the line: not cached.
   if (unread) return `${quoted(d)}: no httpd reads this branch${misnamedModule(d)}.`;
   const cache = described[only22 ? 1 : 0];
-  const key = text.slice(d.start, d.end);
-  let v = cache.get(key);
+  let v = cache.get(text, d.start, d.end);
   if (v === undefined) {
-    if (cache.size >= CACHE_LIMIT) cache.clear();
-    // Copies throughout: the cache outlives the document its words were cut from.
-    v = detached(
-      only22 ? `${quoted(d)}: only httpd 2.2 reads this branch; 2.4 skips it.` : describe(d),
-    );
-    cache.set(detached(key), v);
+    // A copy: the cache outlives the document its words were cut from.
+    v = detached(only22 ? `${quoted(d)}: only httpd 2.2 reads this branch; 2.4 skips it.` : describe(d));
+    cache.set(text, d.start, d.end, v);
   }
   return v;
 }
@@ -325,10 +320,18 @@ export const legacyAccessRule: Rule = {
         else if (sp.naive) fixes.push({ title: sp.naive.title, edits: sp.naive.edits, preferred: intent });
         if (!fixes.length) fixes = undefined;
       }
-      const f: Finding = { rule: 'legacy-access', message, start: d.start, end: d.end, tags: DEPRECATED };
-      if (only22) f.severity = f.maxSeverity = 'hint';
-      if (fixes) f.fixes = fixes;
-      out.push(f);
+      // Every field the service sets is there from the start (a field added later costs each of
+      // thousands of findings a second object to hold it).
+      out.push({
+        rule: 'legacy-access',
+        message,
+        start: d.start,
+        end: d.end,
+        tags: DEPRECATED,
+        severity: only22 ? 'hint' : undefined,
+        maxSeverity: only22 ? 'hint' : undefined,
+        fixes,
+      });
     }
     return out;
   },

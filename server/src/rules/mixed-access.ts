@@ -16,7 +16,7 @@
  */
 import type { ChildNode } from '../syntax';
 import type { DirectiveNode, Finding, Rule, SectionNode } from './types';
-import { code, coRead, COMPAT_DIRECTIVES, scopeOf, TRANSPARENT } from './scope';
+import { code, coRead, COMPAT_DIRECTIVES, directivesOfScope, scopeOf, TRANSPARENT } from './scope';
 import { PROVIDERS } from '../facts/providers';
 import { crossSectionMixed } from './access-mixed';
 import { directivesNamed, openTagText } from '../syntax';
@@ -67,15 +67,15 @@ export const mixedAccessRule: Rule = {
         // The same-section check below still runs.
       }
     }
-    // Only the scopes that hold host rules are looked at (a large file has thousands of others).
+    if (!directivesNamed(doc, ...COMPAT_DIRECTIVES).length) return out;
+    // The host rules of a scope, looked up only for the scopes that hold a 2.4-style line (a large
+    // file has thousands of scopes with host rules and few of those).
     const compatByScope = new Map<SectionNode | null, DirectiveNode[]>();
-    for (const c of directivesNamed(doc, ...COMPAT_DIRECTIVES)) {
-      const scope = scopeOf(c);
-      const list = compatByScope.get(scope);
-      if (list) list.push(c);
-      else compatByScope.set(scope, [c]);
-    }
-    if (!compatByScope.size) return out;
+    const compatOf = (scope: SectionNode | null): DirectiveNode[] => {
+      let list = compatByScope.get(scope);
+      if (!list) compatByScope.set(scope, (list = directivesOfScope(doc, scope).filter((c) => COMPAT_DIRECTIVES.has(c.key))));
+      return list;
+    };
     // The 2.4-style lines: `Require` and `AuthMerging` lines, and whatever a Require container holds.
     // Each is looked at with the host rules of its scope (a large file has thousands of scopes,
     // most with no 2.4-style line at all).
@@ -94,8 +94,8 @@ export const mixedAccessRule: Rule = {
       const why = newStyleReason(d);
       if (!why) continue;
       const scope = scopeOf(d);
-      const compat = compatByScope.get(scope);
-      if (!compat) continue;
+      const compat = compatOf(scope);
+      if (!compat.length) continue;
       const partners = compat.filter((c) => coRead(c, d));
       if (!partners.length) continue;
       const satisfyAny = partners.some((c) => c.key === 'satisfy' && c.args[0]?.value.toLowerCase() === 'any');

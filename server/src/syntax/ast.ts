@@ -134,5 +134,5 @@ export interface ConfigDocument {
   readonly directives: DirectiveNode[];
   readonly errors: SyntaxError[];
   /** Offsets where each physical line starts (for offset ⇄ position). */
-  readonly lineStarts: number[];
+  readonly lineStarts: Int32Array;
 }

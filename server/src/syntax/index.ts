@@ -3,5 +3,5 @@ export { parse, print, tokenize } from './parser';
 export * from './position';
 export * from './encoding';
 export * from './edit';
-export { detached, trimEndChars, wordTable } from './strings';
+export { detached, SpanCache, trimEndChars, wordTable } from './strings';
 export { directivesByKey, directivesNamed, hasDirective, openTagText } from './query';

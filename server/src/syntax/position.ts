@@ -21,29 +21,29 @@ export interface Range {
 type Lines = Pick<ConfigDocument, 'lineStarts' | 'text'>;
 
 /** The LSP line starts of each document, by its (httpd) line-start table. */
-const LSP_STARTS = new WeakMap<readonly number[], readonly number[]>();
+const LSP_STARTS = new WeakMap<Int32Array, Int32Array>();
 
-function lspStarts(doc: Lines): readonly number[] {
+function lspStarts(doc: Lines): Int32Array {
   const starts = doc.lineStarts;
   const known = LSP_STARTS.get(starts);
   if (known) return known;
   const text = doc.text;
   let cr = text.indexOf('\r');
   while (cr >= 0 && text.charCodeAt(cr + 1) === 10) cr = text.indexOf('\r', cr + 2);
-  let out: readonly number[] = starts;
+  let out = starts;
   if (cr >= 0) {
     const all = [0];
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) all.push(i + 1);
     }
-    out = all;
+    out = Int32Array.from(all);
   }
   LSP_STARTS.set(starts, out);
   return out;
 }
 
-function lineIn(starts: readonly number[], offset: number): number {
+function lineIn(starts: Int32Array, offset: number): number {
   let lo = 0;
   let hi = starts.length - 1;
   while (lo < hi) {

@@ -35,15 +35,37 @@ export function directivesNamed(doc: ConfigDocument, ...keys: string[]): readonl
   const id = keys.join(' ');
   const known = lastNamed.get(id);
   if (known) return known;
-  const out: DirectiveNode[] = [];
+  // Each key's list is in document order already: they are merged, not sorted.
+  let out: readonly DirectiveNode[] = NONE;
   for (const k of keys) {
     const list = m.get(k);
-    if (list) out.push(...list);
+    if (list) out = out.length ? merged(out, list) : list.slice();
   }
-  if (out.length > 1) out.sort((a, b) => a.start - b.start);
   const found = out.length ? out : NONE;
   lastNamed.set(id, found);
   return found;
+}
+
+/** Two lists in document order as one. */
+function merged(a: readonly DirectiveNode[], b: readonly DirectiveNode[]): DirectiveNode[] {
+  const out = new Array<DirectiveNode>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  let sa = a.length ? a[0].start : 0;
+  let sb = b.length ? b[0].start : 0;
+  while (i < a.length && j < b.length) {
+    if (sa <= sb) {
+      out[k++] = a[i++];
+      if (i < a.length) sa = a[i].start;
+    } else {
+      out[k++] = b[j++];
+      if (j < b.length) sb = b[j].start;
+    }
+  }
+  while (i < a.length) out[k++] = a[i++];
+  while (j < b.length) out[k++] = b[j++];
+  return out;
 }
 
 /** True when the file has a directive with any of these keys. */

@@ -28,3 +28,47 @@ export function trimEndChars(s: string, chars: string): string {
   while (e > 0 && chars.includes(s[e - 1])) e--;
   return e === s.length ? s : s.slice(0, e);
 }
+
+/**
+ * Values by a stretch of a text, found without cutting the stretch out: a file repeats a few
+ * lines (`Order allow,deny`, `Allow from all`) thousands of times, and a string cut out and hashed
+ * for each would be garbage the editor waits for on every keystroke. One entry per slot (a slot is
+ * picked by a hash of the characters); a stretch whose slot holds another text is simply not found,
+ * so the caller works its value out and stores it. The keys are kept as copies (see detached).
+ */
+export class SpanCache<V> {
+  private readonly keys: string[];
+  private readonly values: Array<V | undefined>;
+  private readonly mask: number;
+
+  /** `size`: a power of two. */
+  constructor(size = 1024) {
+    this.mask = size - 1;
+    this.keys = new Array<string>(size).fill('');
+    this.values = new Array<V | undefined>(size).fill(undefined);
+  }
+
+  private slotOf(s: string, a: number, e: number): number {
+    let h = e - a;
+    for (let i = a; i < e; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+    return (h ^ (h >>> 11)) & this.mask;
+  }
+
+  /** The value stored for s[a, e), or undefined. */
+  get(s: string, a: number, e: number): V | undefined {
+    const len = e - a;
+    const slot = this.slotOf(s, a, e);
+    const k = this.keys[slot];
+    if (k.length !== len || len === 0) return undefined;
+    for (let i = 0; i < len; i++) if (k.charCodeAt(i) !== s.charCodeAt(a + i)) return undefined;
+    return this.values[slot];
+  }
+
+  /** Store the value of s[a, e) (in place of what its slot held). */
+  set(s: string, a: number, e: number, value: V): void {
+    if (e <= a) return;
+    const slot = this.slotOf(s, a, e);
+    this.keys[slot] = detached(s.slice(a, e));
+    this.values[slot] = value;
+  }
+}
