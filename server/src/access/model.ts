@@ -657,7 +657,8 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
     // Deeper sections are not modelled (the syntax rule says so); this keeps every recursion here
     // and in the engine bounded whatever the input.
     if (depth > MAX_ANALYSED_NESTING) return;
-    for (const ch of children) {
+    for (let ix = 0; ix < children.length; ix++) {
+      const ch = children[ix];
       if (ch.type === 'directive') {
         if ((!light || AUTHZ_KEYS.has(ch.key)) && readBy(ch)) directive(ch, ctx);
         continue;

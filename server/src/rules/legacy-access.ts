@@ -265,7 +265,8 @@ export const legacyAccessRule: Rule = {
     }
     const out: Finding[] = [];
     const text = doc.text;
-    for (const d of compat) {
+    for (let ix = 0; ix < compat.length; ix++) {
+      const d = compat[ix];
       // A `!` test read before its module is loaded holds: 2.4 reads the branch after all.
       const only22 = in22Branch(d) && !(earlyHere && earlyHere.args[0]?.value.startsWith('!') && ancestors(d).includes(earlyHere));
       const sp = plans.get(d);
