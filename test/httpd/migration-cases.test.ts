@@ -284,6 +284,20 @@ const RAW_CASES: MigrationCase[] = [
     config: `${loc('/sub', '<IfDirective !Order>\nRequire ip 127.0.0.2\n</IfDirective>')}\n${files('a.html', 'Order allow,deny\nDeny from all')}`,
     exact: false,
   },
+  // Both halves keyed on mod_access_compat itself: the original reads only the first, the server
+  // without the module only the second, so the rewrite of the first takes the second out.
+  {
+    id: 'd19-compat-halves-disagree', why: 'host rules in <IfModule access_compat_module>, a Require all granted in <IfModule !mod_access_compat.c> that says otherwise',
+    config: dir('<IfModule access_compat_module>\nOrder allow,deny\nDeny from 127.0.0.2\nAllow from all\n</IfModule>\n<IfModule !mod_access_compat.c>\nRequire all granted\n</IfModule>'),
+  },
+  {
+    id: 'd20-compat-halves-agree', why: 'the same halves saying the same',
+    config: dir('<IfModule mod_access_compat.c>\nOrder deny,allow\nDeny from all\nAllow from 127.0.0.2\n</IfModule>\n<IfModule !mod_access_compat.c>\nRequire ip 127.0.0.2\n</IfModule>'),
+  },
+  {
+    id: 'd21-ifdirective-halves', why: 'the halves under <IfDirective Order> and <IfDirective !Order>, in a Location with a password',
+    config: `${dir('Require all granted')}\n${loc('/sub', `${BASIC}\n<IfDirective Order>\nOrder deny,allow\nDeny from all\nAllow from 127.0.0.3\nRequire valid-user\nSatisfy any\n</IfDirective>\n<IfDirective !Order>\nRequire valid-user\n</IfDirective>`)}`,
+  },
   // FreeIPA's ipa.conf (2014): a password on the whole URL space, host rules with Satisfy Any
   // that open some Locations and the directories aliased into it, and a password-protected CGI
   // directory. The directories' `Require all granted` only holds under the Location's password

@@ -457,7 +457,7 @@ function scopeEdits(doc: ConfigDocument, e: ScopeEdit, unit: string): OffsetEdit
   const wrappers = new Set<SectionNode>();
   for (const n of removed) {
     for (let p = (n as DirectiveNode).parent; p && p !== s.section; p = p.parent) {
-      if (p.key === 'limit' || p.key === 'limitexcept' || settledWrapper(p)) wrappers.add(p);
+      if (p.key === 'limit' || p.key === 'limitexcept' || settledWrapper(p) || readWithoutCompatOnly(p)) wrappers.add(p);
     }
   }
   for (const w of [...wrappers].sort((a, b) => b.depth - a.depth)) if (!hasContent(w, removed)) removed.add(w);
@@ -857,7 +857,61 @@ function buildCandidates(doc: ConfigDocument, f: GroupFacts): Candidate[] {
     return i.x && !st.authz.tree && st.authType && st.authType.args[0]?.value.toLowerCase() !== 'none';
   });
   if (needs500) out.push(...candidatesWith(doc, f, true).filter((c) => c.name !== 'copy').map((c) => ({ ...c, name: c.name + '+authnone' })));
+  // Last, each form with the access lines that only a server without mod_access_compat reads
+  // (`<IfModule !mod_access_compat.c>`) taken out of the sections it edits: the original never
+  // read them, and once the module goes they are read beside the rewrite (a 2.4 half that says
+  // otherwise than the host rules, `Require all granted` beside `Deny from 127.0.0.2`).
+  const variants: Candidate[] = [];
+  for (const c of out) {
+    let changed = false;
+    const edits = new Map<Scope, ScopeEdit>();
+    for (const [sc, e] of c.edits) {
+      const extra = readOnlyWithoutCompat(sc);
+      if (extra.length) changed = true;
+      edits.set(sc, extra.length ? { ...e, drop: [...e.drop, ...(extra as DirectiveNode[])] } : e);
+    }
+    if (changed) variants.push({ name: c.name + '-without-2.4-branch', edits });
+  }
+  out.push(...variants);
   return out;
+}
+
+/**
+ * The access lines (and Require containers) of a scope's section that only a server without
+ * mod_access_compat reads: those in `<IfModule !mod_access_compat.c>` and the like, directly in
+ * the section or in wrappers inside it (not in nested sections of their own).
+ */
+function readOnlyWithoutCompat(sc: Scope): Array<DirectiveNode | SectionNode> {
+  const out: Array<DirectiveNode | SectionNode> = [];
+  if (!sc.section) return out;
+  const onlyWithout = (n: { parent: SectionNode | null }) => {
+    const r = readersInside(n.parent);
+    return r.has('httpd24') && !r.has('httpd24compat');
+  };
+  const walk = (sec: SectionNode, depth: number): void => {
+    if (depth > 64) return;
+    for (const ch of sec.children) {
+      if (ch.type === 'directive') {
+        if (isAccessKey(ch.key) && onlyWithout(ch)) out.push(ch);
+      } else if (ch.type === 'section') {
+        if (CONTAINER_KEYS.has(ch.key)) {
+          if (onlyWithout(ch)) out.push(ch);
+        } else if (WRAPPER_KEYS.has(ch.key)) walk(ch, depth + 1);
+      }
+    }
+  };
+  walk(sc.section, 0);
+  return out;
+}
+const CONTAINER_KEYS = new Set(['requireall', 'requireany', 'requirenone']);
+const WRAPPER_KEYS = new Set(['ifmodule', 'ifdefine', 'ifversion', 'iffile', 'ifdirective', 'ifsection', 'limit', 'limitexcept']);
+
+/** `<IfModule !mod_access_compat.c>` (or `<IfDirective !Order>`): read only once that module is gone. */
+function readWithoutCompatOnly(p: SectionNode): boolean {
+  if (p.key !== 'ifmodule' && p.key !== 'ifdirective') return false;
+  const inside = readersInside(p);
+  const around = readersInside(p.parent);
+  return inside.has('httpd24') && !inside.has('httpd24compat') && around.has('httpd24') && around.has('httpd24compat');
 }
 
 function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean): Candidate[] {
@@ -1879,18 +1933,24 @@ export function checkEditsAt(doc: ConfigDocument, ctx: FileContext, from: number
   if (directories.length) model.knownDirectories = new Set(directories.map(normPath));
   const group = model.scopes.filter((s) => s.section && s.section.open.start >= from && s.section.open.start < to);
   if (!group.length) return 'no section of it is read there';
-  if (scopesReadDifferently(doc, model).length) return 'some lines are read by only one of the two servers';
-  const ps = pointsFor(model, group);
-  if (ps.truncated) return 'there are too many overlapping sections to check every combination of them';
-  const infos = ps.points.map((p) => pointInfo(model, p));
-  if (mixedTests(group, infos, settledByFile(doc), envNamesTested(doc)).length) return 'some sections sit inside tests httpd may or may not pass';
   let text: string;
   try {
     text = applyEdits(doc.text, edits);
   } catch {
     return 'the edits do not apply';
   }
-  const r = checkCandidate(model, { doc: parse(text) }, ctx, ps.points, { budget: CHECK_BUDGET, clientLimit: 5000 });
+  const rw = parse(text);
+  // Lines only one of the two servers reads: the points below are the original's, which cannot
+  // account for them. A rewrite that takes them all out (a `<IfModule !mod_access_compat.c>` half
+  // the original never read) leaves none to account for.
+  if (scopesReadDifferently(doc, model).length && scopesReadDifferently(rw, buildModel(rw, ctx, { reader: 'httpd24compat' })).length) {
+    return 'some lines are read by only one of the two servers';
+  }
+  const ps = pointsFor(model, group);
+  if (ps.truncated) return 'there are too many overlapping sections to check every combination of them';
+  const infos = ps.points.map((p) => pointInfo(model, p));
+  if (mixedTests(group, infos, settledByFile(doc), envNamesTested(doc)).length) return 'some sections sit inside tests httpd may or may not pass';
+  const r = checkCandidate(model, { doc: rw }, ctx, ps.points, { budget: CHECK_BUDGET, clientLimit: 5000 });
   return r.ok ? null : (r.why ?? 'it changes an answer');
 }
 
