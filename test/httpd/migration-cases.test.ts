@@ -284,6 +284,20 @@ const RAW_CASES: MigrationCase[] = [
     config: `${loc('/sub', '<IfDirective !Order>\nRequire ip 127.0.0.2\n</IfDirective>')}\n${files('a.html', 'Order allow,deny\nDeny from all')}`,
     exact: false,
   },
+  // helper-40's satisfy-noauthtype: in one group, a section with an AuthType and no Require under
+  // Satisfy Any (500 for the clients its host rules refuse, which only `AuthType None` with
+  // `Require valid-user` keeps) and a section with its own password (401s, which `AuthType None`
+  // would turn into 500s): the AuthType None goes only where the 500s come from.
+  {
+    id: 's31-authtype-none-where-needed', why: '§8.3 Satisfy any with an AuthType and no Require beside a section with its own Require',
+    config: [
+      dir('Order allow,deny\nAllow from all'),
+      dir(`${BASIC}\nOrder deny,allow\nDeny from all\nAllow from ${A2}\nSatisfy any`, SUB),
+      dir(`${BASIC}\nRequire valid-user\nOrder allow,deny\nAllow from all\nDeny from ${A2}\nSatisfy any`, '@DOCROOT@/other'),
+    ].join('\n'),
+    files: { 'other/a.html': 'a\n' },
+    paths: ['/index.html', '/sub/a.html', '/other/a.html'],
+  },
   // Both halves keyed on mod_access_compat itself: the original reads only the first, the server
   // without the module only the second, so the rewrite of the first takes the second out.
   {

@@ -857,6 +857,16 @@ function buildCandidates(doc: ConfigDocument, f: GroupFacts): Candidate[] {
     return i.x && !st.authz.tree && st.authType && st.authType.args[0]?.value.toLowerCase() !== 'none';
   });
   if (needs500) out.push(...candidatesWith(doc, f, true).filter((c) => c.name !== 'copy').map((c) => ({ ...c, name: c.name + '+authnone' })));
+  // The same, with `AuthType None` only in the sections where the 500s come from: another section
+  // of the group with an AuthType and a Require of its own keeps its AuthType (its 401s).
+  if (needs500) {
+    const where = new Set<Scope>();
+    for (const i of f.infos) {
+      const st = mergeApplied(i.applied);
+      if (i.x && !st.authz.tree && st.authType && st.authType.args[0]?.value.toLowerCase() !== 'none') where.add(i.x);
+    }
+    if (where.size < f.compat.length) out.push(...candidatesWith(doc, f, where).filter((c) => c.name !== 'copy').map((c) => ({ ...c, name: c.name + '+authnone-where-needed' })));
+  }
   // Last, each form with the access lines that only a server without mod_access_compat reads
   // (`<IfModule !mod_access_compat.c>`) taken out of the sections it edits: the original never
   // read them, and once the module goes they are read beside the rewrite (a 2.4 half that says
@@ -914,7 +924,13 @@ function readWithoutCompatOnly(p: SectionNode): boolean {
   return inside.has('httpd24') && !inside.has('httpd24compat') && around.has('httpd24') && around.has('httpd24compat');
 }
 
-function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean): Candidate[] {
+/**
+ * The candidate forms of a group. `authNone`: which sections of host rules get `AuthType None` with
+ * `Require valid-user` where they have no Require of their own (see xEdit): none, all, or those
+ * where an AuthType with no Require answers 500 (buildCandidates).
+ */
+function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean | ReadonlySet<Scope>): Candidate[] {
+  const none = (x: Scope): boolean => (typeof authNone === 'boolean' ? authNone : authNone.has(x));
   const out: Candidate[] = [];
   // 1. The forms chosen by §8.4's rules; then, when some X was given Off only because what was in
   // force before it lets everyone in at the points seen, the same with AuthMerging there: what is in
@@ -957,13 +973,13 @@ function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean): 
         if (pSame) grantedOff = true;
       } else if (pSame) form = 'merge';
       else form = 'written';
-      let e = xEdit(doc, f, x, form, authNone);
-      if (!e && form === 'merge') e = xEdit(doc, f, x, (form = 'written'), authNone);
+      let e = xEdit(doc, f, x, form, none(x));
+      if (!e && form === 'merge') e = xEdit(doc, f, x, (form = 'written'), none(x));
       // What was in force before X differs between requests, so it cannot be written out; an
       // edited section before X may still leave it as it was (Debian's `<Directory /usr/share>`
       // granting, a rewritten section granting too): AuthMerging keeps it, and the check says
       // whether it was left as it was.
-      if (!e && form === 'written' && !pSame) e = xEdit(doc, f, x, (form = 'merge'), authNone);
+      if (!e && form === 'written' && !pSame) e = xEdit(doc, f, x, (form = 'merge'), none(x));
       if (!e) {
         ok = false;
         break;
@@ -993,7 +1009,7 @@ function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean): 
             .filter((i) => i.x === x)
             .every((i) => i.applied.slice(0, i.applied.findIndex((a) => a.scope === x)).every((a) => !newly.has(a.scope)));
           if (pSame) continue;
-          const e = xEdit(doc, f, x, 'written', authNone);
+          const e = xEdit(doc, f, x, 'written', none(x));
           if (!e) {
             ok2 = false;
             break;
@@ -1013,7 +1029,7 @@ function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean): 
       const pts = f.infos.filter((i) => i.x === x);
       const pEmpty = pts.every((i) => !i.beforeX!.authz.tree);
       const form: XForm = pEmpty ? 'off' : 'written';
-      const e = xEdit(doc, f, x, form, authNone);
+      const e = xEdit(doc, f, x, form, none(x));
       if (!e) {
         ok = false;
         break;
