@@ -286,6 +286,19 @@ export function pathGlob(pattern: string): RegExp | null {
   return re;
 }
 
+/**
+ * Whether `path` lies below the folder(s) a `<Directory>` path names (`dir` may hold wildcards,
+ * matched part by part as httpd does, a wildcard never crossing '/').
+ */
+export function isBelowDir(path: string, dir: string): boolean {
+  const d = dir.length > 1 ? dir.replace(/\/+$/, '') : dir;
+  if (!/[*?[]/.test(d)) return path.startsWith(d === '/' ? '/' : d + '/');
+  const parts = d.split('/').length;
+  const p = path.split('/');
+  if (p.length <= parts) return false;
+  return pathGlob(d)?.test(p.slice(0, parts).join('/')) ?? false;
+}
+
 function filesOverlap(a: Scope, b: Scope): boolean {
   if (a.regex || b.regex) return true;
   const wa = WILD.test(a.pattern);

@@ -561,9 +561,22 @@ export function spliceHtaccessFiles(config: ConfigDocument, origins: ReadonlyArr
   /** Per host, the copies to put at its end, by file. */
   const copies = hosts.map(() => new Map<string, { folder: string; body: string }>());
   const known = new Set<string>();
+  // A wildcard <Directory> (`/home/*/www`, a UserDir layout) is walked in each folder of the disk
+  // it names; it counts as read when every one of them was.
+  const roots: Array<{ dir: string; root: string; pattern?: string }> = [];
+  const wildcards = new Map<string, number>();
   for (const dir of dirs) {
-    if (/[*?[]/.test(dir)) continue;
-    const root = dir.length > 1 ? trimEndChars(dir, '/') : dir;
+    if (!WILDCARD.test(dir)) {
+      roots.push({ dir, root: dir.length > 1 ? trimEndChars(dir, '/') : dir });
+      continue;
+    }
+    const folders = foldersMatching(dir, reader);
+    if (typeof folders === 'string' || !folders.length) continue;
+    wildcards.set(dir, folders.length);
+    for (const f of folders) roots.push({ dir: f, root: f, pattern: dir });
+  }
+  const readWhole = new Map<string, number>();
+  for (const { dir, root, pattern } of roots) {
     if (!reader.listDir(root)) continue;
     let bad = false;
     const walked = walkFolders(root, reader, (folder) => {
@@ -596,8 +609,12 @@ export function spliceHtaccessFiles(config: ConfigDocument, origins: ReadonlyArr
       }
       return bad;
     });
-    if (!bad && walked === 'done') known.add(dir);
+    if (!bad && walked === 'done') {
+      known.add(dir);
+      if (pattern) readWhole.set(pattern, (readWhole.get(pattern) ?? 0) + 1);
+    }
   }
+  for (const [pattern, n] of wildcards) if (readWhole.get(pattern) === n) known.add(pattern);
   if (!copies.some((m) => m.size)) return { ...none, known };
   // Splice each host's copies before its closing tag (parents before children), remembering each line's origin.
   const lineAt = (offset: number) => physicalLine(config, offset);

@@ -127,7 +127,7 @@ export function reachedOtherwise(doc: ConfigDocument, file: string, known: reado
   const folder = dirname(file);
   const related = (a: string, b: string) => a === b || a.startsWith(b === '/' ? '/' : b + '/') || b.startsWith(a === '/' ? '/' : a + '/');
   for (const d of doc.directives) {
-    if (d.key === 'aliasmatch' || d.key === 'scriptaliasmatch' || (d.key === 'userdir' && d.args[0]?.value.toLowerCase() !== 'disabled')) return true;
+    if (d.key === 'aliasmatch' || d.key === 'scriptaliasmatch' || (d.key === 'userdir' && !userDirOnDisk(d.args.map((a) => a.value)))) return true;
     const target = d.key === 'documentroot' ? d.args[0]?.value : d.key === 'alias' || d.key === 'scriptalias' ? d.args[1]?.value : undefined;
     if (!target || !isAbsolutePath(target)) continue;
     const plain = normalizePath(target);
@@ -153,4 +153,17 @@ export function reachedOtherwise(doc: ConfigDocument, file: string, known: reado
     if (queue.length > MAX_LINK_WALK) return true;
   }
   return false;
+}
+
+/**
+ * Whether a `UserDir` line maps only to folders the configuration names: `disabled`/`enabled`
+ * (with or without user names), absolute paths (`/usr/web`, or a pattern with a star for the name:
+ * the user's folder is that path with the name put in, a path like any other on the disk) and redirects (`http://…`,
+ * which reach no folder). A relative name (`public_html`) is looked up in each user's home folder,
+ * which the configuration does not show.
+ */
+function userDirOnDisk(args: readonly string[]): boolean {
+  const first = args[0]?.toLowerCase();
+  if (first === 'disabled' || first === 'enabled') return true;
+  return args.length > 0 && args.every((a) => a.startsWith('/') || /^[a-z][a-z0-9+.-]*:\/\//i.test(a));
 }

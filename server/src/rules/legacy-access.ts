@@ -12,7 +12,7 @@
 import type { DirectiveNode, Finding, Fix, HtaccessUnder, Rule } from './types';
 import { codeLine, COMPAT_DIRECTIVES, in22Branch, readers } from './scope';
 import { detached, directivesNamed, SpanCache, type ConfigDocument, type SectionNode } from '../syntax';
-import { FRAGMENT_BECAUSE, INCLUDED_NOTE, lineLabel, openDirsTouching, planMigration, plansAsIncluded, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
+import { FRAGMENT_BECAUSE, INCLUDED_NOTE, isBelowDir, lineLabel, openDirsTouching, planMigration, plansAsIncluded, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
 import { ancestors, looksIncluded } from '../model/context';
 import { namesNoModule, testKeyOf } from '../model/guards';
 
@@ -292,12 +292,12 @@ export const legacyAccessRule: Rule = {
         // (Those with none that sets access are looked at as before: the title says none does.)
         const known = inConfiguration ? configuration?.htaccessKnown : undefined;
         const kept = [...(configuration?.spliced ?? configuration?.kept ?? [])];
-        const read = (d: string) => !!known?.has(d) && kept.some((f) => f.startsWith(d.replace(/\/+$/, '') + '/'));
+        const read = (d: string) => !!known?.has(d) && kept.some((f) => isBelowDir(f, d));
         const below = known ? all?.filter((d) => !read(d)) : all;
         const withThem = all && below ? all.filter((d) => !below.includes(d)) : [];
         // Files read with the configuration whose host rules the same rewrite changes (fix --root over them too).
         const keptSet = configuration?.kept;
-        const rewrittenWith = (d: string) => kept.some((f) => f.startsWith(d.replace(/\/+$/, '') + '/') && !keptSet?.has(f));
+        const rewrittenWith = (d: string) => kept.some((f) => isBelowDir(f, d) && !keptSet?.has(f));
         if (sp.exact && withThem.length && withThem.some(rewrittenWith)) message += ` The .htaccess files under ${dirList(withThem)}, which \`AllowOverride\` lets set access for these requests, were read with the configuration, and the rewrite changes those with host rules too: each file makes its part in the same run.`;
         else if (sp.exact && withThem.length) message += ` The .htaccess files under ${dirList(withThem)}, which \`AllowOverride\` lets set access for these requests, were read with the configuration: the rewrite is exact with them as they are.`;
         if (sp.exact && below?.length) {
