@@ -321,18 +321,13 @@ export const legacyAccessRule: Rule = {
         else if (sp.naive) fixes.push({ title: sp.naive.title, edits: sp.naive.edits, preferred: intent });
         if (!fixes.length) fixes = undefined;
       }
-      // Every field the service sets is there from the start (a field added later costs each of
-      // thousands of findings a second object to hold it).
-      out.push({
-        rule: 'legacy-access',
-        message,
-        start: d.start,
-        end: d.end,
-        tags: DEPRECATED,
-        severity: only22 ? 'hint' : undefined,
-        maxSeverity: only22 ? 'hint' : undefined,
-        fixes,
-      });
+      // The fields a finding has are those it needs (no key set to undefined: the worker's
+      // findings are compared with the service's as JSON).
+      const f: Finding = only22
+        ? { rule: 'legacy-access', message, start: d.start, end: d.end, tags: DEPRECATED, severity: 'hint', maxSeverity: 'hint' }
+        : { rule: 'legacy-access', message, start: d.start, end: d.end, tags: DEPRECATED };
+      if (fixes) f.fixes = fixes;
+      out.push(f);
     }
     return out;
   },
