@@ -15,7 +15,7 @@
  */
 import { applyEdits, eolOf, indentAt, openTagText, parse, physicalLine, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
 import type { FileContext } from '../model/context';
-import { ALL_READERS, readBy24Surely, readDependsOnCompat, readersInside, readersOf, readWithCompatOnly, settledByFile, testKeyOf } from '../model/guards';
+import { ALL_READERS, readBy24Surely, readDependsOnCompat, readersInside, readersOf, readWithCompatOnly, readWithoutCompatOnly, settledByFile, testKeyOf } from '../model/guards';
 import {
   decidesAccess,
   isAccessKey,
@@ -851,20 +851,18 @@ function copyForm(doc: ConfigDocument, f: GroupFacts): Candidate | null {
 
 function buildCandidates(doc: ConfigDocument, f: GroupFacts): Candidate[] {
   const out = candidatesWith(doc, f, false);
-  // An AuthType with no Require anywhere gives 500s that only `AuthType None` + valid-user keep.
-  const needs500 = f.infos.some((i) => {
+  // An AuthType with no Require anywhere gives 500s that only `AuthType None` + valid-user keep:
+  // the sections of host rules deciding the requests where that happens.
+  const where = new Set<Scope>();
+  for (const i of f.infos) {
+    if (!i.x) continue;
     const st = mergeApplied(i.applied);
-    return i.x && !st.authz.tree && st.authType && st.authType.args[0]?.value.toLowerCase() !== 'none';
-  });
-  if (needs500) out.push(...candidatesWith(doc, f, true).filter((c) => c.name !== 'copy').map((c) => ({ ...c, name: c.name + '+authnone' })));
-  // The same, with `AuthType None` only in the sections where the 500s come from: another section
-  // of the group with an AuthType and a Require of its own keeps its AuthType (its 401s).
-  if (needs500) {
-    const where = new Set<Scope>();
-    for (const i of f.infos) {
-      const st = mergeApplied(i.applied);
-      if (i.x && !st.authz.tree && st.authType && st.authType.args[0]?.value.toLowerCase() !== 'none') where.add(i.x);
-    }
+    if (!st.authz.tree && st.authType && st.authType.args[0]?.value.toLowerCase() !== 'none') where.add(i.x);
+  }
+  if (where.size) {
+    out.push(...candidatesWith(doc, f, true).filter((c) => c.name !== 'copy').map((c) => ({ ...c, name: c.name + '+authnone' })));
+    // The same, with `AuthType None` only in those sections: another section of the group with an
+    // AuthType and a Require of its own keeps its AuthType (its 401s).
     if (where.size < f.compat.length) out.push(...candidatesWith(doc, f, where).filter((c) => c.name !== 'copy').map((c) => ({ ...c, name: c.name + '+authnone-where-needed' })));
   }
   // Last, each form with the access lines that only a server without mod_access_compat reads
@@ -915,14 +913,6 @@ function readOnlyWithoutCompat(sc: Scope): Array<DirectiveNode | SectionNode> {
 }
 const CONTAINER_KEYS = new Set(['requireall', 'requireany', 'requirenone']);
 const WRAPPER_KEYS = new Set(['ifmodule', 'ifdefine', 'ifversion', 'iffile', 'ifdirective', 'ifsection', 'limit', 'limitexcept']);
-
-/** `<IfModule !mod_access_compat.c>` (or `<IfDirective !Order>`): read only once that module is gone. */
-function readWithoutCompatOnly(p: SectionNode): boolean {
-  if (p.key !== 'ifmodule' && p.key !== 'ifdirective') return false;
-  const inside = readersInside(p);
-  const around = readersInside(p.parent);
-  return inside.has('httpd24') && !inside.has('httpd24compat') && around.has('httpd24') && around.has('httpd24compat');
-}
 
 /**
  * The candidate forms of a group. `authNone`: which sections of host rules get `AuthType None` with

@@ -303,6 +303,17 @@ export function readWithCompatOnly(section: SectionNode): boolean {
   return !arg.startsWith('!') && ONLY_24_COMPAT.has(moduleKey(arg));
 }
 
+/**
+ * `<IfModule !mod_access_compat.c>` (or `<IfDirective !Order>`) where both 2.4 servers read what is
+ * around it: what it holds is read only once that module is gone.
+ */
+export function readWithoutCompatOnly(p: SectionNode): boolean {
+  if (p.key !== 'ifmodule' && p.key !== 'ifdirective') return false;
+  const inside = readersInside(p);
+  const around = readersInside(p.parent);
+  return inside.has('httpd24') && !inside.has('httpd24compat') && around.has('httpd24') && around.has('httpd24compat');
+}
+
 /** A test section whose truth this file cannot settle, by key (`define:SSL`, `file:/etc/x`, `module:ssl`…). */
 export interface TestKey {
   key: string;
