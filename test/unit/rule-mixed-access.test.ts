@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
 import { covered, findingsOf, lines } from '../support/rules';
-import { generateConfig } from '../../bench/run';
-import { parse, type SectionNode } from '../../server/src/syntax';
-import { directivesOfScope, scopeOf, TRANSPARENT } from '../../server/src/rules/scope';
 
 describe('rule mixed-access: what the message says when no Allow or Deny line is there', () => {
   it('Satisfy Any alone: every client is let in', () => {
@@ -163,28 +160,4 @@ describe('rule mixed-access (within one section)', () => {
     const text = lines('<Directory /srv>', '  Allow from 10.1', '  Satisfy Any', '  Require ip 10.2', '</Directory>');
     assert.match(findingsOf(text, 'mixed-access')[0].message, /Satisfy Any/);
   });
-});
-
-describe('rule mixed-access: the directives of a scope (directivesOfScope)', () => {
-  // The rule walks only the scopes that hold host rules; each scope's list must be what grouping
-  // every directive by scopeOf gives, in document order.
-  const texts: Array<{ name: string; text: string }> = [
-    { name: 'nested scopes inside transparent sections', text: lines('Order allow,deny', '<IfModule !mod_authz_core.c>', '  Allow from all', '  <Directory /a>', '    <Limit GET>', '      Deny from 10.1', '      <RequireAll>', '        Require all granted', '      </RequireAll>', '    </Limit>', '    <Files x>', '      Satisfy any', '    </Files>', '    Require ip 10.2', '  </Directory>', '</IfModule>', 'Require local') },
-    { name: 'unclosed and mismatched sections', text: lines('<Directory /a>', '  <IfModule x>', '    Allow from all', '  </Directory>', '<Location /b>', '  Deny from all', '  <IfVersion >= 2.4>', '    Require all denied') },
-    { name: 'a nest 3,000 deep', text: '<IfModule a>\n'.repeat(3000) + 'Deny from all\n' + '</IfModule>\n'.repeat(3000) },
-    { name: 'a generated file', text: generateConfig(600, 5) },
-  ];
-  for (const t of texts) {
-    it(t.name, () => {
-      const doc = parse(t.text);
-      const scopes = new Set<SectionNode | null>([null, ...doc.sections.map((s) => scopeOf({ parent: s }))]);
-      for (const s of doc.sections) if (!TRANSPARENT.has(s.key)) scopes.add(s);
-      for (const scope of scopes) {
-        assert.deepEqual(
-          directivesOfScope(doc, scope).map((d) => d.start),
-          doc.directives.filter((d) => scopeOf(d) === scope).map((d) => d.start),
-        );
-      }
-    });
-  }
 });

@@ -11,7 +11,7 @@
  * Directives in branches the chosen reader skips (<IfModule !mod_authz_core.c>
  * for a 2.4 server…) are left out.
  */
-import { directivesByKey, directivesNamed, hasDirective, SpanCache, wordTable, type ConfigDocument, type DirectiveNode, type SectionNode, type Token } from '../syntax';
+import { directivesNamed, type ChildNode, hasDirective, SpanCache, wordTable, type ConfigDocument, type DirectiveNode, type SectionNode, type Token } from '../syntax';
 import type { FileContext } from '../model/context';
 import { NOTHING_SETTLED, readersInside, settledByFile, testKeyOf, type Reader } from '../model/guards';
 import { getProvider } from '../facts/providers';
@@ -331,7 +331,7 @@ const AUTHZ_KEYS = new Set(['require', 'authmerging', 'authzsendforbiddenonfailu
 /** The directives a light model reads: the host rules and the authorization lines. */
 const LIGHT_KEYS = new Set([...COMPAT_KEYS, ...AUTHZ_KEYS]);
 /** Texts of host-rule lines a light model found sound (no problem), shared between analyses; bounded. */
-const SOUND_COMPAT = new SpanCache<true>(4096);
+const SOUND_COMPAT = new SpanCache<true>(16384);
 const SETENV_KEYS = new Set(['setenvif', 'setenvifnocase', 'browsermatch', 'browsermatchnocase']);
 
 /** Whether a scope takes part in access decisions itself: host rules, Require lines or an AuthType. */
@@ -462,11 +462,16 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
     container: AuthzContainer | null;
   }
 
-  // Whether the reader reads a node depends only on its enclosing sections: cached per parent.
-  const readByParent = new Map<SectionNode | null, boolean>();
+  // Whether the reader reads a node depends only on its enclosing sections: cached per parent, by
+  // the section's index (1 yes, 2 no; the last slot for the top level).
+  const nSections = doc.sections.length;
+  const readByParent = new Uint8Array(nSections + 1);
   const readBy = (node: { parent: SectionNode | null }): boolean => {
-    let r = readByParent.get(node.parent);
-    if (r === undefined) {
+    const slot = node.parent ? node.parent.index : nSections;
+    const known = readByParent[slot];
+    let r: boolean;
+    if (known !== 0) r = known === 1;
+    else {
       r = readersInside(node.parent).has(reader);
       if (r && assume) {
         for (let p = node.parent; p && r; p = p.parent) {
@@ -475,7 +480,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
           if (t && v !== undefined && v !== t.positive) r = false;
         }
       }
-      readByParent.set(node.parent, r);
+      readByParent[slot] = r ? 1 : 2;
     }
     return r;
   };
@@ -500,8 +505,9 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
   /** Order, Allow, Deny, Satisfy: their values, and the problems httpd would refuse them for. */
   const compatDirective = (d: DirectiveNode, ctx: Ctx, sc: Scope): void => {
     const k = d.key;
-    const c = compatOf(sc);
-    c.directives.push(d);
+    // A light model keeps no host rules (only their problems): nothing is gathered for it.
+    const c = light ? null : compatOf(sc);
+    c?.directives.push(d);
     if (k === 'order') {
       if (d.args.length !== 1) {
         report(d, `Order takes exactly one argument (allow,deny, deny,allow or mutual-failure, without spaces); httpd refuses "${d.args.map((a) => a.raw).join(' ')}".`, 'order-args');
@@ -512,14 +518,14 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
         report(d, `unknown order "${d.args[0].value}": httpd accepts allow,deny, deny,allow or mutual-failure.`, 'order-value');
         return;
       }
-      c.orders.push({ order: v as Order, mask: ctx.mask, directive: d });
+      c?.orders.push({ order: v as Order, mask: ctx.mask, directive: d });
     } else if (k === 'satisfy') {
       const v = d.args.length === 1 ? d.args[0].value.toLowerCase() : '';
       if (v !== 'any' && v !== 'all') {
         report(d, "Satisfy either 'any' or 'all'.", 'satisfy-value');
         return;
       }
-      c.satisfies.push({ any: v === 'any', mask: ctx.mask, directive: d });
+      c?.satisfies.push({ any: v === 'any', mask: ctx.mask, directive: d });
     } else {
       if (!d.args.length || d.args[0].value.toLowerCase() !== 'from') {
         report(d, "allow and deny must be followed by 'from'", 'allow-from');
@@ -535,7 +541,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
           problems.push({ kind: 'invalid-compat', code: r.message.startsWith('No comments') ? 'comment-token' : 'host-token', message: `${r.message}: "${t.raw}"`, start: t.start, end: t.end, directive: d });
           continue;
         }
-        (k === 'allow' ? c.allow : c.deny).push({ token: r.token, mask: ctx.mask, directive: d });
+        if (c) (k === 'allow' ? c.allow : c.deny).push({ token: r.token, mask: ctx.mask, directive: d });
       }
     }
   };
@@ -642,18 +648,44 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
   // A light model reads only the sections that hold (at any depth) a line it reads, a <Limit> or a
   // Require container: nothing else can yield a problem or an authorization tree. The others are
   // skipped whole (their scopes are not made, their tags not split into words).
-  let wanted: Set<SectionNode> | null = null;
+  // (By the sections' indices: 1 for a wanted section.)
+  let wanted: Uint8Array | null = null;
   if (light) {
-    wanted = new Set();
+    wanted = new Uint8Array(nSections);
     const want = (p: SectionNode | null) => {
-      for (; p && !wanted!.has(p); p = p.parent) wanted!.add(p);
+      for (; p && wanted![p.index] === 0; p = p.parent) wanted![p.index] = 1;
     };
-    const byKey = directivesByKey(doc);
-    for (const k of AUTHZ_KEYS) for (const d of byKey.get(k) ?? []) want(d.parent);
+    for (const k of AUTHZ_KEYS) for (const d of doc.directivesWithKey(k)) want(d.parent);
     for (const sec of doc.sections) if (sec.key === 'limit' || sec.key === 'limitexcept' || Object.hasOwn(CONTAINER_OP, sec.key)) want(sec);
   }
 
-  const walk = (children: readonly import('../syntax').ChildNode[], ctx: Ctx, depth = 0) => {
+  // The light model's walk reads, of a section's children, only the sections it wants and the
+  // lines it reads: those lists are made from the file's index, without a node for every other line.
+  // (By the section's index; the last slot for the top level.)
+  let lightKids: Array<ChildNode[] | undefined> | null = null;
+  if (wanted) {
+    lightKids = new Array(nSections + 1);
+    const add = (ch: ChildNode & { parent: SectionNode | null }) => {
+      const slot = ch.parent ? ch.parent.index : nSections;
+      const list = lightKids![slot];
+      if (list) list.push(ch);
+      else lightKids![slot] = [ch];
+    };
+    const authz = directivesNamed(doc, ...AUTHZ_KEYS);
+    const secs = doc.sections;
+    let j = 0;
+    for (let i = 0; i < secs.length; i++) {
+      const s = secs[i];
+      if (wanted[s.index] === 0) continue;
+      while (j < authz.length && authz[j].lineIndex < s.lineIndex) add(authz[j++]);
+      add(s);
+    }
+    while (j < authz.length) add(authz[j++]);
+  }
+  const NO_KIDS: ChildNode[] = [];
+  const kidsOf = (s: SectionNode): readonly ChildNode[] => (lightKids ? (lightKids[s.index] ?? NO_KIDS) : s.children);
+
+  const walk = (children: readonly ChildNode[], ctx: Ctx, depth = 0) => {
     // Deeper sections are not modelled (the syntax rule says so); this keeps every recursion here
     // and in the engine bounded whatever the input.
     if (depth > MAX_ANALYSED_NESTING) return;
@@ -664,11 +696,11 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
         continue;
       }
       if (ch.type !== 'section') continue;
-      if (wanted && !wanted.has(ch)) continue;
+      if (wanted && wanted[ch.index] === 0) continue;
       if (!readBy(ch)) continue;
       const key = ch.key;
       if (TRANSPARENT.has(key)) {
-        walk(ch.children, ctx, depth + 1);
+        walk(kidsOf(ch), ctx, depth + 1);
         continue;
       }
       if (key === 'limit' || key === 'limitexcept') {
@@ -680,7 +712,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
             problems.push({ kind: 'invalid-require', code: 'limit-trace', message: 'TRACE cannot be controlled by <Limit>, see TraceEnable', start: a.start, end: a.end, section: ch });
           }
         }
-        walk(ch.children, { ...ctx, mask: limitMask(ch, ctx.mask) }, depth + 1);
+        walk(kidsOf(ch), { ...ctx, mask: limitMask(ch, ctx.mask) }, depth + 1);
         continue;
       }
       const op = CONTAINER_OP[key];
@@ -712,7 +744,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
           });
         }
         parent.children.push(node);
-        walk(ch.children, { ...ctx, container: node }, depth + 1);
+        walk(kidsOf(ch), { ...ctx, container: node }, depth + 1);
         if (!node.children.length) {
           problems.push({
             kind: 'invalid-require',
@@ -728,7 +760,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
       const kind = scopeKindOf(ch);
       if (kind) {
         const sc = newScope(kind, ch, ctx.scope);
-        walk(ch.children, { scope: sc, mask: ALL_METHODS, container: null }, depth + 1);
+        walk(kidsOf(ch), { scope: sc, mask: ALL_METHODS, container: null }, depth + 1);
         continue;
       }
       // Other sections (Macro, AuthnProviderAlias…) hold no access config of this file's scopes.
@@ -741,23 +773,26 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
     light &&
     !hasDirective(doc, ...LIGHT_KEYS) &&
     !doc.sections.some((s) => s.key === 'limit' || s.key === 'limitexcept' || Object.hasOwn(CONTAINER_OP, s.key));
-  if (!nothingToRead) walk(doc.children, { scope: top, mask: ALL_METHODS, container: null });
+  if (!nothingToRead) walk(lightKids ? (lightKids[nSections] ?? NO_KIDS) : doc.children, { scope: top, mask: ALL_METHODS, container: null });
   // A light model checks the host rules by their text alone: each line the walk would reach is
   // checked where it is, without the scopes of the sections that hold nothing else it reads.
   if (light && !nothingToRead) {
-    const reached = new Map<SectionNode, boolean>();
+    // (By the section's index: 1 yes, 2 no.)
+    const reached = new Uint8Array(nSections);
     // Whether the walk enters a section's lines (every section around it is one it goes into,
     // not nested deeper than it models); the depth bound keeps the recursion short.
     const reaches = (p: SectionNode | null): boolean => {
       if (!p) return true;
-      let r = reached.get(p);
-      if (r === undefined) {
+      const known = reached[p.index];
+      let r: boolean;
+      if (known !== 0) r = known === 1;
+      else {
         const k = p.key;
         r =
           p.depth <= MAX_ANALYSED_NESTING &&
           (TRANSPARENT.has(k) || k === 'limit' || k === 'limitexcept' || Object.hasOwn(CONTAINER_OP, k) || scopeKindOf(p) !== null) &&
           reaches(p.parent);
-        reached.set(p, r);
+        reached[p.index] = r ? 1 : 2;
       }
       return r;
     };
@@ -777,12 +812,25 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
 
   // AH01624: after De Morgan flattening every container keeps a non-negated child.
   for (const sc of scopes) {
-    if (sc.authz?.root) checkFlattened(sc.authz.root, problems);
+    if (sc.authz?.root && hasNegation(sc.authz.root)) checkFlattened(sc.authz.root, problems);
   }
   // httpd stops at the first error: AH01624 on a container already refused while parsing is noise.
   const refused = new Set(problems.filter((p) => p.code !== 'only-negative' && p.section).map((p) => p.section));
   for (let i = problems.length - 1; i >= 0; i--) if (problems[i].code === 'only-negative' && refused.has(problems[i].section)) problems.splice(i, 1);
   return { doc, context, reader, scopes, scopeOfSection, problems, aliases, resolve };
+}
+
+/**
+ * Whether a tree holds a negated line or a <RequireNone>: without either, no container can be
+ * left with only negative children, and the flattening below (objects for every line) is skipped.
+ */
+function hasNegation(c: AuthzContainer): boolean {
+  if (c.op === 'none') return true;
+  for (let i = 0; i < c.children.length; i++) {
+    const ch = c.children[i];
+    if (ch.kind === 'leaf' ? ch.negated : hasNegation(ch)) return true;
+  }
+  return false;
 }
 
 /** authz_core_check_section after the same flattening httpd does (spec §3.4). */

@@ -4,7 +4,7 @@
  * side (`<IfModule !mod_authz_core.c>` … `<IfModule mod_authz_core.c>`); the
  * 2.2 branch is never read by 2.4 and must not be reported as if it were.
  */
-import { detached, type SectionNode } from '../syntax';
+import { detached, type ConfigDocument, type SectionNode } from '../syntax';
 import { isHttpdModule } from '../facts';
 
 /** The three kinds of server a file may be read by. */
@@ -369,14 +369,15 @@ const LOADED = new WeakMap<object, Map<string, boolean>>();
  * loaded where those tests are read, so `<IfModule mod_x.c>` holds and `<IfModule !mod_x.c>` does
  * not. Keys as testKeyOf gives them; undefined for any other test.
  */
-export function settledByFile(doc: { directives: readonly { key: string; args: readonly { value: string }[]; parent: SectionNode | null; start: number }[]; sections: readonly SectionNode[] }): (key: string) => boolean | undefined {
+export function settledByFile(doc: ConfigDocument): (key: string) => boolean | undefined {
   let known = LOADED.get(doc);
   if (!known) {
     known = new Map();
     const firstLoad = new Map<string, number>();
-    for (let ix = 0; ix < doc.directives.length; ix++) {
-      const d = doc.directives[ix];
-      if (d.key !== 'loadmodule' || !d.args.length) continue;
+    const loads = doc.directivesWithKey('loadmodule');
+    for (let ix = 0; ix < loads.length; ix++) {
+      const d = loads[ix];
+      if (!d.args.length) continue;
       let plain = true;
       for (let p = d.parent; p && plain; p = p.parent) if (!readBy24Surely(p)) plain = false;
       if (!plain) continue;

@@ -4,7 +4,7 @@
 import type { Finding, Fix, RuleContext } from './types';
 import { notesInConfiguration, planMigration, quickAccessNotes, type PlanNote } from '../access';
 import { in22Branch } from './scope';
-import type { ConfigDocument, DirectiveNode } from '../syntax';
+import { directiveAt, type ConfigDocument, type DirectiveNode } from '../syntax';
 
 /** The engine's notes of one kind for a file (the plan is cached per parsed document). */
 export function notesOf(ctx: RuleContext, rule: PlanNote['rule']): PlanNote[] {
@@ -42,10 +42,6 @@ function fullNotes(ctx: RuleContext): PlanNote[] {
 /** The cross-section notes of one rule (see fullNotes), for rules that add them to findings of their own. */
 export function fullNotesOf(ctx: RuleContext, rule: PlanNote['rule']): PlanNote[] {
   return fullNotes(ctx).filter((n) => n.rule === rule);
-}
-
-function directiveAt(doc: ConfigDocument, offset: number): DirectiveNode | undefined {
-  return doc.directives.find((d) => d.start <= offset && offset < Math.max(d.end, d.start + 1));
 }
 
 /** A note as a finding of `rule`. */

@@ -9,7 +9,7 @@
 import type { DirectiveNode, Finding, Rule, SectionNode } from './types';
 import { code, readers } from './scope';
 import { isAccessKey } from '../access';
-import { openTagText } from '../syntax';
+import { directivesWhere, openTagText } from '../syntax';
 
 const HOST_RULES = new Set(['order', 'allow', 'deny', 'satisfy']);
 
@@ -31,9 +31,10 @@ export const compatSwitchRule: Rule = {
   summary: 'Access lines that only a server with mod_access_compat reads, or only one without it: unloading the module changes them.',
   check({ doc }) {
     const out: Finding[] = [];
-    for (let ix = 0; ix < doc.directives.length; ix++) {
-      const d = doc.directives[ix];
-      if (!d.parent || !isAccessKey(d.key)) continue;
+    const access = directivesWhere(doc, isAccessKey);
+    for (let ix = 0; ix < access.length; ix++) {
+      const d = access[ix];
+      if (!d.parent) continue;
       const r = readers(d);
       const plain = r.has('httpd24');
       if (plain === r.has('httpd24compat')) continue;

@@ -17,11 +17,11 @@
  */
 import type { ConfigDocument, DirectiveNode, Finding, Rule, SectionNode } from './types';
 import { notesOf, toFinding } from './access-support';
-import { trimEndChars } from '../syntax';
+import { directiveStartingAt, sectionOpenedAt, trimEndChars } from '../syntax';
 import { coRead, readWith, readers, scopeOf } from './scope';
 
 function nodeAt(doc: ConfigDocument, start: number): DirectiveNode | SectionNode | undefined {
-  return doc.directives.find((d) => d.start === start) ?? doc.sections.find((s) => s.open.start === start);
+  return directiveStartingAt(doc, start) ?? sectionOpenedAt(doc, start);
 }
 
 function literalPath(s: SectionNode): string | null {
@@ -54,12 +54,12 @@ export const deadRequireRule: Rule = {
         if (node && first && !coRead(node, first, 'httpd24') && !coRead(node, first, 'httpd24compat')) continue;
       }
       if (n.kind === 'replaced') {
-        const by = n.related?.[0] ? doc.sections.find((s) => s.open.start === n.related![0].start) : undefined;
+        const by = n.related?.[0] ? sectionOpenedAt(doc, n.related[0].start) : undefined;
         // The later section must be read wherever this line is: not under a test it may fail.
         if (!node || !by || !covers(scopeOf(node), by) || !readWith(node, by.open)) continue;
       }
       if (n.kind === 'never-consulted' && node) {
-        const hostRules = (n.related ?? []).map((r) => doc.directives.find((d) => d.start === r.start)).filter((d): d is DirectiveNode => !!d);
+        const hostRules = (n.related ?? []).map((r) => directiveStartingAt(doc, r.start)).filter((d): d is DirectiveNode => !!d);
         const requireForPlain24 = readers(node).has('httpd24');
         const hostsForPlain24 = hostRules.some((d) => readers(d).has('httpd24'));
         if (requireForPlain24 && !hostsForPlain24) continue;

@@ -15,6 +15,7 @@
 import type { Finding, Rule } from './types';
 import { notesOf, toFinding } from './access-support';
 import { scopeOf } from './scope';
+import { directiveAt, sectionOpenedAt } from '../syntax';
 
 const PLACEMENT_KINDS = new Set(['negated-in-or', 'none-in-or']);
 
@@ -27,8 +28,8 @@ export const invalidRequireRule: Rule = {
     return notesOf(ctx, 'invalid-require').map((n): Finding => {
       const f = toFinding(ctx.doc, 'invalid-require', n);
       if (!fragment || !PLACEMENT_KINDS.has(n.kind ?? '')) return f;
-      const d = ctx.doc.directives.find((x) => x.start <= n.start && n.start < Math.max(x.end, x.start + 1));
-      const sec = ctx.doc.sections.find((s) => s.open.start === n.start);
+      const d = directiveAt(ctx.doc, n.start);
+      const sec = sectionOpenedAt(ctx.doc, n.start);
       const node = d ?? sec;
       // Directly at the file's top level (possibly inside <IfModule>/<Limit>): placement unknown.
       const atTop = node ? scopeOf(node) === null && !(node.parent && ['requireall', 'requireany', 'requirenone'].includes(node.parent.key)) : false;

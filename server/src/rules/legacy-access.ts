@@ -47,7 +47,7 @@ function quoted(d: DirectiveNode): string {
 const DEPRECATED: Array<'deprecated'> = Object.freeze(['deprecated']) as Array<'deprecated'>;
 
 /** Messages by line text: one cache for lines 2.4 reads, one for lines only 2.2 does. */
-const described: Array<SpanCache<string>> = [new SpanCache(), new SpanCache()];
+const described: Array<SpanCache<string>> = [new SpanCache(4096), new SpanCache()];
 
 /**
  * The message of a line, by its text (the name and the words, and so the message, follow from

@@ -16,7 +16,7 @@
  */
 import type { ChildNode } from '../syntax';
 import type { DirectiveNode, Finding, Rule, SectionNode } from './types';
-import { code, coRead, COMPAT_DIRECTIVES, directivesOfScope, scopeOf, TRANSPARENT } from './scope';
+import { code, coRead, COMPAT_DIRECTIVES, scopeOf, TRANSPARENT } from './scope';
 import { PROVIDERS } from '../facts/providers';
 import { crossSectionMixed } from './access-mixed';
 import { directivesNamed, openTagText } from '../syntax';
@@ -52,6 +52,8 @@ function sectionLabel(s: SectionNode | null): string {
   return s ? code(openTagText(s)) : 'the top level of this file';
 }
 
+const NO_DIRECTIVES: readonly DirectiveNode[] = [];
+
 export const mixedAccessRule: Rule = {
   id: 'mixed-access',
   defaultSeverity: 'warning',
@@ -70,11 +72,22 @@ export const mixedAccessRule: Rule = {
     if (!directivesNamed(doc, ...COMPAT_DIRECTIVES).length) return out;
     // The host rules of a scope, looked up only for the scopes that hold a 2.4-style line (a large
     // file has thousands of scopes with host rules and few of those).
-    const compatByScope = new Map<SectionNode | null, DirectiveNode[]>();
-    const compatOf = (scope: SectionNode | null): DirectiveNode[] => {
-      let list = compatByScope.get(scope);
-      if (!list) compatByScope.set(scope, (list = directivesOfScope(doc, scope).filter((c) => COMPAT_DIRECTIVES.has(c.key))));
-      return list;
+    // (Grouped by scope from the file's index of names, made on the first scope asked about: the
+    // lines of the scopes themselves are not looked at.)
+    let compatByScope: Map<SectionNode | null, DirectiveNode[]> | null = null;
+    const compatOf = (scope: SectionNode | null): readonly DirectiveNode[] => {
+      if (!compatByScope) {
+        compatByScope = new Map();
+        const all = directivesNamed(doc, ...COMPAT_DIRECTIVES);
+        for (let ix = 0; ix < all.length; ix++) {
+          const c = all[ix];
+          const sc = scopeOf(c);
+          const list = compatByScope.get(sc);
+          if (list) list.push(c);
+          else compatByScope.set(sc, [c]);
+        }
+      }
+      return compatByScope.get(scope) ?? NO_DIRECTIVES;
     };
     // The 2.4-style lines: `Require` and `AuthMerging` lines, and whatever a Require container holds.
     // Each is looked at with the host rules of its scope (a large file has thousands of scopes,

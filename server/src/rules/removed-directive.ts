@@ -8,7 +8,6 @@
  * match.
  */
 import type { DirectiveNode, Finding, Fix, Rule } from './types';
-import { directivesByKey } from '../syntax';
 import { code, deleteLine, in22Branch } from './scope';
 import { getDirective, type DirectiveFact } from '../facts';
 
@@ -67,9 +66,10 @@ export const removedDirectiveRule: Rule = {
   summary: 'Directives httpd 2.4 removed (the `Authz*Authoritative` family, `LockFile`, `RewriteLog`…): 2.4 will not start with them. Says what replaces each; deletes the `Authz*Authoritative` lines.',
   check({ doc }) {
     const out: Finding[] = [];
-    for (const [key, list] of directivesByKey(doc)) {
+    for (const key of doc.directiveKeys) {
       const fact = getDirective(key);
       if (!fact || fact.status !== 'removed') continue;
+      const list = doc.directivesWithKey(key);
       for (const d of list) {
         const only22 = in22Branch(d);
         let message = `${code(fact.name)} ${removedWhen(fact)}, which refuses to start with it (an .htaccess file with it answers 500).`;

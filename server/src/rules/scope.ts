@@ -31,35 +31,6 @@ export function readers(node: { parent: SectionNode | null }): ReadonlySet<Reade
   return readersInside(node.parent);
 }
 
-/**
- * The directives whose scope is `scope` (null: the file's top level), in document order: its own
- * lines and those of the transparent sections inside it, not those of nested scopes. Walks only
- * that part of the tree, with a stack (a nest of any depth is fine).
- */
-export function directivesOfScope(doc: ConfigDocument, scope: SectionNode | null): DirectiveNode[] {
-  const out: DirectiveNode[] = [];
-  const lists: Array<readonly ChildNode[]> = [scope ? scope.children : doc.children];
-  const at: number[] = [0];
-  while (lists.length) {
-    const top = lists.length - 1;
-    const list = lists[top];
-    const i = at[top];
-    if (i >= list.length) {
-      lists.pop();
-      at.pop();
-      continue;
-    }
-    at[top] = i + 1;
-    const ch = list[i];
-    if (ch.type === 'directive') out.push(ch);
-    else if (ch.type === 'section' && TRANSPARENT.has(ch.key)) {
-      lists.push(ch.children);
-      at.push(0);
-    }
-  }
-  return out;
-}
-
 /** An edit that removes a whole logical line (continuations and its line break included). */
 export function deleteLine(node: { lineStart: number; lineEnd: number }): OffsetEdit {
   return { start: node.lineStart, end: node.lineEnd, newText: '' };

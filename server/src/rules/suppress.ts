@@ -3,7 +3,7 @@
  * rules when none is listed) on the next directive or section tag: the next
  * line node that is not a comment or a blank line.
  */
-import type { ConfigDocument } from '../syntax';
+import type { CommentNode, ConfigDocument } from '../syntax';
 
 const MARK = /^#\s*apacheconf-disable-next-line\b(.*)$/i;
 
@@ -17,9 +17,11 @@ export function collectSuppressions(doc: ConfigDocument): Suppressions {
   const spans: Array<{ start: number; end: number; rules: Set<string> | null }> = [];
   let pending: Set<string> | null | undefined;
   const text = doc.text;
-  for (let ix = 0; ix < doc.lines.length; ix++) {
-    const node = doc.lines[ix];
-    if (node.type === 'comment') {
+  // Lines are looked at by their kind; a node is made only for comments and the line after a mark.
+  for (let ix = 0; ix < doc.lineCount; ix++) {
+    const type = doc.lineType(ix);
+    if (type === 'comment') {
+      const node = doc.lineAt(ix) as CommentNode;
       // Only a comment whose first word starts with an `a` can be a mark: the others are not read.
       let i = node.start + 1;
       while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++;
@@ -34,8 +36,9 @@ export function collectSuppressions(doc: ConfigDocument): Suppressions {
       }
       continue;
     }
-    if (node.type === 'blank') continue;
+    if (type === 'blank') continue;
     if (pending !== undefined) {
+      const node = doc.lineAt(ix);
       spans.push({ start: node.lineStart, end: node.lineEnd, rules: pending });
       pending = undefined;
     }

@@ -10,7 +10,7 @@
 import type { DirectiveNode, Finding, Rule } from './types';
 import type { SectionNode } from '../syntax';
 import { code, in22Branch } from './scope';
-import { directivesByKey, directivesNamed, type ConfigDocument } from '../syntax';
+import { directivesNamed, type ConfigDocument } from '../syntax';
 import { getDirective, holdsCode, isHttpdModule, isSectionKey, suggestDirective, suggestSection } from '../facts';
 import { ancestors } from '../model/context';
 import { isConfigNice } from './config-nice';
@@ -68,10 +68,11 @@ export const unknownDirectiveRule: Rule = {
     const out: Finding[] = [];
     const moduleFile = thirdPartyModuleFile(doc, uri);
     // One catalog lookup per distinct name, not per line.
-    for (const [key, list] of directivesByKey(doc)) {
+    for (const key of doc.directiveKeys) {
       const fact = getDirective(key);
       if (fact?.section) {
         // A section's name without its '<': httpd knows the name only as a tag ("Invalid command 'If'").
+        const list = doc.directivesWithKey(key);
         for (const d of list) {
           if (in22Branch(d) || inMacro(d) || inOpaqueSection(d)) continue;
           out.push({
@@ -86,6 +87,7 @@ export const unknownDirectiveRule: Rule = {
         continue;
       }
       if (fact) continue;
+      const list = doc.directivesWithKey(key);
       for (const d of list) {
         const name = d.name.value;
         if (!name || /[$%{}@]/.test(name)) continue;

@@ -23,7 +23,7 @@
  */
 import type { ConfigDocument, DirectiveNode, Finding, Rule } from './types';
 import { code, deleteLine, in22Branch, scopeOf } from './scope';
-import { directivesByKey, directivesNamed, hasDirective } from '../syntax';
+import { directivesNamed, directivesWhere, hasDirective } from '../syntax';
 import { getDirective } from '../facts';
 
 function only22(d: DirectiveNode): Partial<Finding> {
@@ -50,8 +50,9 @@ export const changedSyntaxRule: Rule = {
   summary: 'Arguments 2.4 refuses at start-up: `DebugLevel=N` of `CharsetOptions`/`ExtFilterOptions` (fix drops it), the 2.2 form of `FilterProvider`.',
   check({ doc }) {
     const out: Finding[] = [];
-    for (let ix = 0; ix < doc.directives.length; ix++) {
-      const d = doc.directives[ix];
+    const read = directivesWhere(doc, (k) => DEBUG_LEVEL_DIRECTIVES.has(k) || k === 'filterprovider');
+    for (let ix = 0; ix < read.length; ix++) {
+      const d = read[ix];
       if (DEBUG_LEVEL_DIRECTIVES.has(d.key)) {
         const bad = d.args.filter((a) => /^debuglevel=/i.test(a.value));
         if (!bad.length) continue;
@@ -89,6 +90,8 @@ export const changedSyntaxRule: Rule = {
 };
 
 const LOG_DIRECTIVES = new Set(['customlog', 'errorlog', 'transferlog', 'globallog']);
+/** The other directives changed-behavior looks at (each has a branch below). */
+const BEHAVIOR_KEYS = new Set(['sslcarevocationfile', 'sslcarevocationpath', 'cacheignoreurlsessionidentifiers', 'cacheenable', 'ldaptrustedclientcert', 'davlockdb', 'proxypass', 'proxypassmatch']);
 /** Characters a shell gives meaning to; a plain program with arguments has none. */
 const SHELL_CHARS = /[;&|<>`$(){}*?~\[\]\\'"]/;
 
@@ -108,9 +111,14 @@ export const changedBehaviorRule: Rule = {
     const forwardProxy = directivesNamed(doc, 'proxyrequests').some((d) => d.args[0]?.value.toLowerCase() === 'on');
     const hasRevocationCheck = hasDirective(doc, 'sslcarevocationcheck');
     let crlReported = false;
-    for (let ix = 0; ix < doc.directives.length; ix++) {
-      const d = doc.directives[ix];
-      if (LOG_DIRECTIVES.has(d.key) && d.args[0]) {
+    const read = directivesWhere(doc, (k) => LOG_DIRECTIVES.has(k) || BEHAVIOR_KEYS.has(k));
+    for (let ix = 0; ix < read.length; ix++) {
+      const d = read[ix];
+      if (LOG_DIRECTIVES.has(d.key)) {
+        // Only a line with a `|` can name a piped log (its words are not split otherwise).
+        let pipe = d.start;
+        while (pipe < d.end && doc.text.charCodeAt(pipe) !== 124) pipe++;
+        if (pipe === d.end || !d.args[0]) continue;
         const target = d.args[0];
         const v = target.value;
         if (v.startsWith('|') && !v.startsWith('|$') && !v.startsWith('||') && SHELL_CHARS.test(v.slice(1))) {
@@ -180,9 +188,9 @@ export const changedDefaultRule: Rule = {
     if (!marker) return [];
     // Only a configuration written for 2.2 relies on 2.2's defaults: one that still uses a
     // directive 2.4 removed, renamed, ignores or keeps only for compatibility.
-    const from22 = [...directivesByKey(doc)].some(([key, list]) => {
+    const from22 = doc.directiveKeys.some((key) => {
       const st = getDirective(key)?.status;
-      return (st === 'removed' || st === 'renamed' || st === 'noop' || st === 'compat') && list.some((d) => !in22Branch(d));
+      return (st === 'removed' || st === 'renamed' || st === 'noop' || st === 'compat') && doc.directivesWithKey(key).some((d) => !in22Branch(d));
     });
     if (!from22) return [];
     const has = (key: string) => hasDirective(doc, key);

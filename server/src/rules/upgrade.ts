@@ -12,7 +12,7 @@
  *   writes the value 2.2 meant.
  */
 import type { DirectiveNode, Finding, Rule } from './types';
-import { directivesByKey, directivesNamed } from '../syntax';
+import { directivesNamed } from '../syntax';
 import { code, deleteLine, in22Branch } from './scope';
 import { getDirective } from '../facts';
 
@@ -39,9 +39,10 @@ export const renamedDirectiveRule: Rule = {
   summary: 'Directives 2.4 renamed (`MaxClients` → `MaxRequestWorkers`, `MaxRequestsPerChild` → `MaxConnectionsPerChild`). Fix renames them.',
   check({ doc }) {
     const out: Finding[] = [];
-    for (const [key, list] of directivesByKey(doc)) {
+    for (const key of doc.directiveKeys) {
       const fact = getDirective(key);
       if (!fact || fact.status !== 'renamed' || !fact.renamedTo) continue;
+      const list = doc.directivesWithKey(key);
       for (const d of list) {
         const only22 = in22Branch(d);
         out.push({
@@ -66,9 +67,10 @@ export const obsoleteDirectiveRule: Rule = {
   summary: 'Directives 2.4 accepts but ignores (`NameVirtualHost`, `DefaultType`). Fix deletes them.',
   check({ doc }) {
     const out: Finding[] = [];
-    for (const [key, list] of directivesByKey(doc)) {
+    for (const key of doc.directiveKeys) {
       const fact = getDirective(key);
       if (!fact || fact.status !== 'noop') continue;
+      const list = doc.directivesWithKey(key);
       for (const d of list) {
         const only22 = in22Branch(d);
         let message = `${code(fact.name)} has no effect in httpd 2.4.`;

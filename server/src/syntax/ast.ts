@@ -38,8 +38,10 @@ export interface LineInfo {
   readonly end: number;
   /** 0-based number of the physical line where the logical line starts. */
   readonly line: number;
+  /** Its index in the document's `lines` (see ConfigDocument.lineAt). */
+  readonly lineIndex: number;
   /** The enclosing section, or null at the top level. */
-  parent: SectionNode | null;
+  readonly parent: SectionNode | null;
 }
 
 export interface DirectiveNode extends LineInfo {
@@ -87,12 +89,16 @@ export interface SectionNode {
   readonly args: Token[];
   readonly open: SectionOpen;
   /** The closing tag; null when the section is never closed. */
-  close: SectionClose | null;
+  readonly close: SectionClose | null;
   /** Directives, comments, blanks and nested sections, in order. */
   readonly children: ChildNode[];
-  parent: SectionNode | null;
+  readonly parent: SectionNode | null;
   /** Nesting depth: 1 for a top-level section. */
   readonly depth: number;
+  /** The index of its opening tag in the document's `lines`. */
+  readonly lineIndex: number;
+  /** Its index in the document's `sections` (answers about sections can be kept in arrays by it). */
+  readonly index: number;
   /**
    * A slot the model layer keeps an answer about the section in (model/guards.ts: which servers
    * read what it holds). Not syntax: a field, because a side table per section (a WeakMap) made
@@ -122,6 +128,13 @@ export interface SyntaxError {
   readonly end: number;
 }
 
+/**
+ * A parsed file. The tree is kept in columns (one typed array per field of a logical line); the
+ * node objects of lines are made the first time they are asked for, and the same object is
+ * returned every time after (nodes may be used as keys). Code that looks at a few kinds of line in
+ * a large file asks for those (directivesWithKey, lineType and lineAt) rather than for `lines`,
+ * `directives` or `children`, which make a node for every line they hold.
+ */
 export interface ConfigDocument {
   readonly text: string;
   /** Top-level children in order. */
@@ -135,4 +148,18 @@ export interface ConfigDocument {
   readonly errors: SyntaxError[];
   /** Offsets where each physical line starts (for offset ⇄ position). */
   readonly lineStarts: Int32Array;
+  /** The number of logical lines (the length of `lines`). */
+  readonly lineCount: number;
+  /** The kind of logical line `i` (0-based, as in `lines`), without making its node. */
+  lineType(i: number): LineNode['type'];
+  /** The node of logical line `i` (`lines[i]`), made on first request. */
+  lineAt(i: number): LineNode;
+  /** The index of the logical line that holds `offset` (its last line for the end of the text), or -1 for an empty text. */
+  lineIndexAt(offset: number): number;
+  /** The directives' keys (names in lower case), each once, in the order they first appear. */
+  readonly directiveKeys: readonly string[];
+  /** The directives with this key, in document order (an empty list for a key the file lacks). */
+  directivesWithKey(key: string): readonly DirectiveNode[];
+  /** The directives with any of these keys, in document order (a new list on every call). */
+  directivesWithKeys(keys: readonly string[]): DirectiveNode[];
 }

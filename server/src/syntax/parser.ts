@@ -119,13 +119,22 @@ export function tokenize(l: Logical, from: number, to: number): Token[] {
 const scratch: Token[] = [];
 
 /**
- * Where each logical line of a document sits, one column per field of LineInfo. A file of 100,000
- * lines would otherwise hold as many objects of a dozen fields each, and making those objects was
- * most of what parsing a large file cost (allocation and garbage collection). A line node keeps
- * only its index here, its section, and what is cut out of its text on demand.
+ * Where each logical line of a document sits, one column per field of LineInfo, with its kind,
+ * its section and what it refers to. A file of 100,000 lines would otherwise hold as many objects
+ * of a dozen fields each, and making those objects (and the garbage collector copying them while
+ * they are young) was most of what parsing a large file cost. Line nodes are made from the table
+ * when someone asks for them (see Doc.lineAt) and are then kept, one per line.
  */
 /** Up to this many lines, a table's columns share one buffer, under the 128 KB of a mapping of its own. */
 const SHARED_BUFFER_LINES = 4096;
+
+/** Line kinds in the `kind` column. */
+const BLANK = 0;
+const COMMENT = 1;
+const DIRECTIVE = 2;
+const OPEN = 3;
+const CLOSE = 4;
+const TYPES: readonly LineNode['type'][] = ['blank', 'comment', 'directive', 'open', 'close'];
 
 class LineTable {
   /** Offset where each logical line starts. */
@@ -137,68 +146,147 @@ class LineTable {
   readonly line: Int32Array;
   /**
    * For a directive, where its arguments start (just after the name); for a comment, where its
-   * `#` is. Counted in the line's own text: the file for a line without continuations, the joined
-   * text for a continued one.
+   * `#` is; for a tag, just after its name. Counted in the line's own text: the file for a line
+   * without continuations, the joined text for a continued one.
    */
   readonly from: Int32Array;
+  /** The index in `sections` of the section the line is a child of (the section a closing tag closes), or -1 at the top level. */
+  readonly parent: Int32Array;
+  /** A directive's key (its index in `keys`); an opening tag's section, a closing tag's (-1 for a stray one), by index in `sections`. */
+  readonly ref: Int32Array;
+  /** BLANK, COMMENT, DIRECTIVE, OPEN or CLOSE. */
+  readonly kind: Uint8Array;
   /** The continued lines' joined text, by line index (most files have none). */
   readonly joined = new Map<number, Logical>();
+  /** Name tokens made while parsing (a quoted name or one with a backslash), by line index. */
+  readonly names = new Map<number, Token>();
   /** Logical lines written so far. */
   count = 0;
   /** A line without continuations is read straight from the file. */
   readonly single: Logical;
+  /** The directives' distinct keys, in order of first appearance. */
+  readonly keys: string[] = [];
+  /** Every section in document order (filled by parse). */
+  readonly sections: Section[] = [];
+  /** The nodes made so far, by line index (made at its size on first use). */
+  nodes: (LineNode | undefined)[] | null = null;
 
   constructor(
     readonly text: string,
     capacity: number,
   ) {
     if (capacity <= SHARED_BUFFER_LINES) {
-      // A small file's five columns are views of one buffer: one allocation (with its tracking
-      // by the garbage collector) instead of five.
-      const buf = new ArrayBuffer(20 * capacity);
+      // A small file's columns are views of one buffer: one allocation (with its tracking by the
+      // garbage collector) instead of eight.
+      const buf = new ArrayBuffer(29 * capacity);
       this.lineStart = new Int32Array(buf, 0, capacity);
       this.start = new Int32Array(buf, 4 * capacity, capacity);
       this.end = new Int32Array(buf, 8 * capacity, capacity);
       this.line = new Int32Array(buf, 12 * capacity, capacity);
       this.from = new Int32Array(buf, 16 * capacity, capacity);
+      this.parent = new Int32Array(buf, 20 * capacity, capacity);
+      this.ref = new Int32Array(buf, 24 * capacity, capacity);
+      this.kind = new Uint8Array(buf, 28 * capacity, capacity);
     } else {
-      // Five arrays rather than one buffer five times as large: below the C allocator's threshold
-      // for a mapping of its own (128 KB), memory freed by the previous tree is used again, where
-      // a new mapping would have to be given to the process page by page on every keystroke.
+      // Arrays of their own rather than one buffer eight times as large: below the C allocator's
+      // threshold for a mapping of its own (128 KB), memory freed by the previous tree is used
+      // again, where a new mapping would have to be given to the process page by page on every
+      // keystroke.
       this.lineStart = new Int32Array(capacity);
       this.start = new Int32Array(capacity);
       this.end = new Int32Array(capacity);
       this.line = new Int32Array(capacity);
       this.from = new Int32Array(capacity);
+      this.parent = new Int32Array(capacity);
+      this.ref = new Int32Array(capacity);
+      this.kind = new Uint8Array(capacity);
     }
     this.single = { s: text, segs: null, a: 0, b: 0 };
   }
 
-  add(lineStart: number, start: number, end: number, line: number, from: number, l: Logical): number {
+  add(kind: number, lineStart: number, start: number, end: number, line: number, from: number, l: Logical, parent: number, ref: number): number {
     const i = this.count++;
     this.lineStart[i] = lineStart;
     this.start[i] = start;
     this.end[i] = end;
     this.line[i] = line;
     this.from[i] = from;
+    this.parent[i] = parent;
+    this.ref[i] = ref;
+    this.kind[i] = kind;
     if (l !== this.single) this.joined.set(i, l);
     return i;
   }
 
   logical(i: number): Logical {
-    return this.joined.get(i) ?? this.single;
+    return this.joined.size === 0 ? this.single : (this.joined.get(i) ?? this.single);
   }
 
   /** Line `i`'s first non-blank offset in its own text (see `from`). */
   first(i: number): number {
-    const l = this.joined.get(i);
+    const l = this.joined.size === 0 ? undefined : this.joined.get(i);
     return l ? l.a : this.start[i];
   }
 
   /** Just after line `i`'s last non-blank character, in its own text. */
   last(i: number): number {
-    const l = this.joined.get(i);
+    const l = this.joined.size === 0 ? undefined : this.joined.get(i);
     return l ? l.b : this.end[i];
+  }
+
+  sectionAt(ix: number): SectionNode | null {
+    return ix < 0 ? null : this.sections[ix];
+  }
+
+  /** The node of line `i`, made on first request. */
+  node(i: number): LineNode {
+    const nodes = (this.nodes ??= new Array<LineNode | undefined>(this.count));
+    let n = nodes[i];
+    if (n === undefined) {
+      switch (this.kind[i]) {
+        case BLANK:
+          n = new Blank(this, i);
+          break;
+        case COMMENT:
+          n = new Comment(this, i);
+          break;
+        case DIRECTIVE:
+          n = new Directive(this, i);
+          break;
+        case OPEN:
+          n = new Open(this, i);
+          break;
+        default:
+          n = new Close(this, i);
+      }
+      nodes[i] = n;
+    }
+    return n;
+  }
+
+  /**
+   * The children of the section at index `owner` (-1: the top level), whose lines lie in
+   * [from, to): its own lines, and each nested section in place of its lines.
+   */
+  childrenOf(owner: number, from: number, to: number): ChildNode[] {
+    const out: ChildNode[] = [];
+    const parent = this.parent;
+    const kind = this.kind;
+    for (let i = from; i < to; ) {
+      if (parent[i] !== owner) {
+        i++;
+        continue;
+      }
+      if (kind[i] === OPEN) {
+        const sec = this.sections[this.ref[i]];
+        out.push(sec);
+        i = sec.endIx;
+      } else {
+        out.push(this.node(i) as ChildNode);
+        i++;
+      }
+    }
+    return out;
   }
 }
 
@@ -207,8 +295,11 @@ abstract class Line {
   constructor(
     protected readonly table: LineTable,
     protected readonly index: number,
-    public parent: SectionNode | null,
   ) {}
+
+  get parent(): SectionNode | null {
+    return this.table.sectionAt(this.table.parent[this.index]);
+  }
 
   get lineStart(): number {
     return this.table.lineStart[this.index];
@@ -229,6 +320,10 @@ abstract class Line {
 
   get line(): number {
     return this.table.line[this.index];
+  }
+
+  get lineIndex(): number {
+    return this.index;
   }
 }
 
@@ -262,20 +357,19 @@ class Comment extends Line implements CommentNode {
 class Directive extends Line implements DirectiveNode {
   declare readonly type: 'directive';
   private words: Token[] | null = null;
-  constructor(
-    table: LineTable,
-    index: number,
-    parent: SectionNode | null,
-    /** The name in lower case (shared between directives of the same name). */
-    readonly key: string,
-    /** The name token when it was made at once (a quoted name or one with a backslash), else null. */
-    private nameToken: Token | null,
-  ) {
-    super(table, index, parent);
+  private nameToken: Token | null = null;
+
+  /** The name in lower case (shared between directives of the same name). */
+  get key(): string {
+    return this.table.keys[this.table.ref[this.index]];
   }
 
   get name(): Token {
-    return (this.nameToken ??= readWord(this.table.logical(this.index), this.table.first(this.index), this.table.from[this.index]));
+    if (this.nameToken === null) {
+      const t = this.table;
+      this.nameToken = (t.names.size ? t.names.get(this.index) : undefined) ?? readWord(t.logical(this.index), t.first(this.index), t.from[this.index]);
+    }
+    return this.nameToken;
   }
 
   get args(): Token[] {
@@ -291,8 +385,9 @@ class Directive extends Line implements DirectiveNode {
 /** A section's opening tag. */
 class Open extends Line implements SectionOpen {
   declare readonly type: 'open';
-  constructor(table: LineTable, index: number, parent: SectionNode | null, readonly section: SectionNode) {
-    super(table, index, parent);
+
+  get section(): SectionNode {
+    return this.table.sections[this.table.ref[this.index]];
   }
 }
 
@@ -300,8 +395,9 @@ class Open extends Line implements SectionOpen {
 class Close extends Line implements SectionClose {
   declare readonly type: 'close';
   private nameToken: Token | null = null;
-  constructor(table: LineTable, index: number, parent: SectionNode | null, readonly section: SectionNode | null) {
-    super(table, index, parent);
+
+  get section(): SectionNode | null {
+    return this.table.sectionAt(this.table.ref[this.index]);
   }
 
   get name(): Token {
@@ -310,36 +406,59 @@ class Close extends Line implements SectionClose {
   }
 }
 
-/** A section. Its name token and arguments are cut out of its opening tag when first asked for. */
+/** A section. Its name token, arguments, tags and children are made from the table when first asked for. */
 class Section implements SectionNode {
   declare readonly type: 'section';
-  open!: SectionOpen;
-  close: SectionClose | null = null;
-  /** Filled in when the section ends (parse keeps the children of open sections in one buffer). */
-  children: ChildNode[] = NO_CHILDREN;
+  /** The closing tag's line, or -1 when the section is never closed. */
+  closeIx = -1;
+  /** Just after the section's last line (its closing tag's, or the last line it holds when never closed). */
+  endIx = -1;
   private nameToken: Token | null = null;
   private words: Token[] | null = null;
+  private kids: ChildNode[] | null = null;
   readersMemo: unknown = undefined;
   constructor(
     private readonly table: LineTable,
     /** The opening tag's line. */
-    private readonly index: number,
+    readonly openIx: number,
+    /** Its index in `sections`. */
+    readonly ix: number,
     readonly key: string,
-    public parent: SectionNode | null,
+    readonly parent: SectionNode | null,
     readonly depth: number,
   ) {}
 
+  get lineIndex(): number {
+    return this.openIx;
+  }
+
+  get index(): number {
+    return this.ix;
+  }
+
+  get open(): SectionOpen {
+    return this.table.node(this.openIx) as SectionOpen;
+  }
+
+  get close(): SectionClose | null {
+    return this.closeIx < 0 ? null : (this.table.node(this.closeIx) as SectionClose);
+  }
+
+  get children(): ChildNode[] {
+    return (this.kids ??= this.table.childrenOf(this.ix, this.openIx + 1, this.endIx));
+  }
+
   get name(): Token {
     const t = this.table;
-    return (this.nameToken ??= nameToken(t.logical(this.index), t.first(this.index) + 1, t.from[this.index]));
+    return (this.nameToken ??= nameToken(t.logical(this.openIx), t.first(this.openIx) + 1, t.from[this.openIx]));
   }
 
   get args(): Token[] {
     if (this.words === null) {
       const t = this.table;
-      const l = t.logical(this.index);
-      const e = t.from[this.index];
-      const b = t.last(this.index);
+      const l = t.logical(this.openIx);
+      const e = t.from[this.openIx];
+      const b = t.last(this.openIx);
       // The arguments end at the last '>' of the tag, or at the end of a tag that has none.
       const gt = l.s.lastIndexOf('>', b - 1);
       const argsEnd = gt < e ? b : gt;
@@ -354,8 +473,133 @@ for (const [cls, type] of [[Blank, 'blank'], [Comment, 'comment'], [Directive, '
   Object.defineProperty(cls.prototype, 'type', { value: type, enumerable: true });
 }
 
-/** A section's children until parse copies them out at its end. */
-const NO_CHILDREN: ChildNode[] = [];
+const NO_DIRECTIVES: readonly DirectiveNode[] = Object.freeze([]);
+
+/** A parsed file: its table, and the lists of nodes made from it when asked for. */
+class Doc implements ConfigDocument {
+  private allLines: LineNode[] | null = null;
+  private allDirectives: DirectiveNode[] | null = null;
+  private top: ChildNode[] | null = null;
+  /** The directives' line indices grouped by key: `byKey[keyStart[k] .. keyStart[k + 1])` for key k. */
+  private byKey: Int32Array | null = null;
+  private keyStart: Int32Array | null = null;
+  private keyIds: Map<string, number> | null = null;
+  private keyLists: (readonly DirectiveNode[] | undefined)[] | null = null;
+
+  constructor(
+    readonly text: string,
+    readonly errors: SyntaxError[],
+    readonly lineStarts: Int32Array,
+    private readonly table: LineTable,
+    /** How many of the lines are directives. */
+    private readonly directiveCount: number,
+  ) {}
+
+  get sections(): SectionNode[] {
+    return this.table.sections;
+  }
+
+  get lineCount(): number {
+    return this.table.count;
+  }
+
+  get directiveKeys(): readonly string[] {
+    return this.table.keys;
+  }
+
+  lineType(i: number): LineNode['type'] {
+    return TYPES[this.table.kind[i]];
+  }
+
+  lineAt(i: number): LineNode {
+    return this.table.node(i);
+  }
+
+  lineIndexAt(offset: number): number {
+    const starts = this.table.lineStart;
+    let lo = 0;
+    let hi = this.table.count - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return hi;
+  }
+
+  get lines(): LineNode[] {
+    if (this.allLines === null) {
+      const t = this.table;
+      const out = new Array<LineNode>(t.count);
+      for (let i = 0; i < t.count; i++) out[i] = t.node(i);
+      this.allLines = out;
+    }
+    return this.allLines;
+  }
+
+  get directives(): DirectiveNode[] {
+    if (this.allDirectives === null) {
+      const t = this.table;
+      const out = new Array<DirectiveNode>(this.directiveCount);
+      let k = 0;
+      for (let i = 0; i < t.count; i++) if (t.kind[i] === DIRECTIVE) out[k++] = t.node(i) as DirectiveNode;
+      this.allDirectives = out;
+    }
+    return this.allDirectives;
+  }
+
+  get children(): ChildNode[] {
+    return (this.top ??= this.table.childrenOf(-1, 0, this.table.count));
+  }
+
+  directivesWithKeys(keys: readonly string[]): DirectiveNode[] {
+    // One pass over the kind and key columns: lists of several keys are not merged.
+    const t = this.table;
+    const want = new Uint8Array(t.keys.length);
+    let any = false;
+    for (const k of keys) {
+      const id = t.keys.indexOf(k);
+      if (id >= 0) want[id] = 1;
+      any ||= id >= 0;
+    }
+    const out: DirectiveNode[] = [];
+    if (!any) return out;
+    const kind = t.kind;
+    const ref = t.ref;
+    for (let i = 0; i < t.count; i++) if (kind[i] === DIRECTIVE && want[ref[i]] === 1) out.push(t.node(i) as DirectiveNode);
+    return out;
+  }
+
+  directivesWithKey(key: string): readonly DirectiveNode[] {
+    const t = this.table;
+    if (this.keyIds === null) {
+      // Grouped once, by counting: no list per key until one is asked for.
+      const ids = new Map<string, number>();
+      for (let k = 0; k < t.keys.length; k++) ids.set(t.keys[k], k);
+      const starts = new Int32Array(t.keys.length + 1);
+      for (let i = 0; i < t.count; i++) if (t.kind[i] === DIRECTIVE) starts[t.ref[i] + 1]++;
+      for (let k = 0; k < t.keys.length; k++) starts[k + 1] += starts[k];
+      const fill = starts.slice(0, t.keys.length);
+      const byKey = new Int32Array(this.directiveCount);
+      for (let i = 0; i < t.count; i++) if (t.kind[i] === DIRECTIVE) byKey[fill[t.ref[i]]++] = i;
+      this.keyIds = ids;
+      this.keyStart = starts;
+      this.byKey = byKey;
+      this.keyLists = new Array(t.keys.length);
+    }
+    const k = this.keyIds.get(key);
+    if (k === undefined) return NO_DIRECTIVES;
+    let list = this.keyLists![k];
+    if (list === undefined) {
+      const a = this.keyStart![k];
+      const b = this.keyStart![k + 1];
+      const out = new Array<DirectiveNode>(b - a);
+      for (let j = a; j < b; j++) out[j - a] = t.node(this.byKey![j]) as DirectiveNode;
+      this.keyLists![k] = list = out;
+    }
+    return list;
+  }
+}
 
 /** Directive keys by name as written: a file repeats a few dozen names thousands of times. */
 const KEYS = new Map<string, string>();
@@ -369,8 +613,13 @@ const KEYS_LIMIT = 20000;
  */
 const RECENT_RAW: string[] = new Array(1024).fill('');
 const RECENT_KEY: string[] = new Array(1024).fill('');
+/** The key's index in the document being parsed (`keys`), valid when the slot's generation is the parse's. */
+const RECENT_ID = new Int32Array(1024);
+const RECENT_GEN = new Int32Array(1024);
+/** A number for each parse, so that RECENT_ID answers only for the document it was written for. */
+let generation = 0;
 
-function keyAt(s: string, a: number, e: number): string {
+function slotAt(s: string, a: number, e: number): number {
   const len = e - a;
   const slot = (s.charCodeAt(a) * 7 + s.charCodeAt(e - 1) * 13 + len * 31) & 1023;
   const raw = RECENT_RAW[slot];
@@ -378,13 +627,17 @@ function keyAt(s: string, a: number, e: number): string {
     // Compared a character at a time: names are short, and startsWith at an offset is a call into the runtime.
     let i = 0;
     while (i < len && raw.charCodeAt(i) === s.charCodeAt(a + i)) i++;
-    if (i === len) return RECENT_KEY[slot];
+    if (i === len) return slot;
   }
   const name = s.slice(a, e);
-  const key = keyOf(name);
   RECENT_RAW[slot] = detached(name);
-  RECENT_KEY[slot] = key;
-  return key;
+  RECENT_KEY[slot] = keyOf(name);
+  RECENT_GEN[slot] = 0;
+  return slot;
+}
+
+function keyAt(s: string, a: number, e: number): string {
+  return RECENT_KEY[slotAt(s, a, e)];
 }
 
 function keyOf(name: string): string {
@@ -419,28 +672,32 @@ function nameToken(l: Logical, a: number, b: number): Token {
 }
 
 export function parse(text: string): ConfigDocument {
-  const sections: SectionNode[] = [];
   const errors: SyntaxError[] = [];
-  const stack: SectionNode[] = [];
+  const stack: Section[] = [];
   const n = text.length;
-  // Where every physical line starts, found once: the loop below reads each line's end here. The
-  // lines are counted first so that the array is made at its size (pushing would copy it as it grows).
+  const gen = (generation = (generation + 1) | 0 || 1);
+  // Where every physical line starts, found once: the loop below reads each line's end here. (A
+  // typed array: filled faster than an array of numbers, and outside the heap the collector copies.
+  // Made for lines of 16 characters on average and doubled when short; the document keeps a view
+  // of its exact length.)
+  let cap = (n >> 4) + 16;
+  let starts = new Int32Array(cap);
   let physical = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) physical++;
-  // (A typed array: filled faster than an array of numbers, and outside the heap the collector copies.)
-  const lineStarts = new Int32Array(physical);
-  for (let i = text.indexOf('\n'), k = 1; i >= 0; i = text.indexOf('\n', i + 1)) lineStarts[k++] = i + 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
+    if (physical === cap) {
+      const grown = new Int32Array((cap *= 2));
+      grown.set(starts);
+      starts = grown;
+    }
+    starts[physical++] = i + 1;
+  }
+  const lineStarts = physical === cap ? starts : starts.subarray(0, physical);
   const table = new LineTable(text, physical);
-  // There are at most as many logical lines, and directives, as physical ones: both arrays are
-  // made at that size and cut to their count at the end.
-  const lines: LineNode[] = new Array<LineNode>(physical);
-  let lineCount = 0;
-  const directives: DirectiveNode[] = new Array<DirectiveNode>(physical);
+  const sections = table.sections;
+  const keys = table.keys;
+  /** Key index by key, for keys not found through RECENT_ID. */
+  const keyIds = new Map<string, number>();
   let directiveCount = 0;
-  // The children of the top level and of every open section, one after another; `starts` holds
-  // where each open section's begin. A section's are copied out at its exact size when it ends.
-  const pending: ChildNode[] = [];
-  const starts: number[] = [];
 
   const nul = text.indexOf('\u0000');
   if (nul >= 0) {
@@ -472,7 +729,9 @@ export function parse(text: string): ConfigDocument {
     });
   }
 
-  let top: SectionNode | null = null;
+  let top: Section | null = null;
+  /** The index of `top` in `sections`, -1 at the top level. */
+  let topIx = -1;
   const single = table.single;
 
   let pos = 0;
@@ -541,18 +800,14 @@ export function parse(text: string): ConfigDocument {
     }
 
     if (a >= b) {
-      const node: LineNode = new Blank(table, table.add(lineStart, lineStart, lineStart, startLine, 0, single), top);
-      lines[lineCount++] = node;
-      pending.push(node);
+      table.add(BLANK, lineStart, lineStart, lineStart, startLine, 0, single, topIx, -1);
       continue;
     }
     const start = mapOffset(l, a);
     const end = mapEnd(l, a, b);
     const first = s.charCodeAt(a);
     if (first === 35 /* # */) {
-      const node: LineNode = new Comment(table, table.add(lineStart, start, end, startLine, a, l), top);
-      lines[lineCount++] = node;
-      pending.push(node);
+      table.add(COMMENT, lineStart, start, end, startLine, a, l, topIx, -1);
       continue;
     }
     if (first === 60 /* < */ && a + 1 < b && s.charCodeAt(a + 1) === 47 /* / */) {
@@ -582,34 +837,31 @@ export function parse(text: string): ConfigDocument {
         errors.push({
           code: 'stray-close',
           message: top
-            ? `</${s.slice(a + 2, e)}> does not close any open section; <${top.name.raw}> (line ${top.open.line + 1}) is still open.`
+            ? `</${s.slice(a + 2, e)}> does not close any open section; <${top.name.raw}> (line ${table.line[top.openIx] + 1}) is still open.`
             : `</${s.slice(a + 2, e)}> closes a section that was never opened.`,
           start,
           end,
         });
-        const node: SectionClose = new Close(table, table.add(lineStart, start, end, startLine, e, l), top, null);
-        lines[lineCount++] = node;
-        pending.push(node);
+        table.add(CLOSE, lineStart, start, end, startLine, e, l, topIx, -1);
         continue;
       }
-      // Sections opened after the matching one were never closed.
+      // Sections opened after the matching one were never closed: they end before this line.
       while (stack.length - 1 > idx) {
         const lost = stack.pop()!;
-        endChildren(lost);
+        lost.endIx = table.count;
         errors.push({
           code: 'mismatched-close',
-          message: `<${lost.name.raw}> (line ${lost.open.line + 1}) is not closed before </${s.slice(a + 2, e)}>.`,
-          start: lost.open.start,
-          end: lost.open.end,
+          message: `<${lost.name.raw}> (line ${table.line[lost.openIx] + 1}) is not closed before </${s.slice(a + 2, e)}>.`,
+          start: table.start[lost.openIx],
+          end: table.end[lost.openIx],
         });
       }
       const target = stack.pop()!;
-      const node: SectionClose = new Close(table, table.add(lineStart, start, end, startLine, e, l), target, target);
-      target.close = node;
-      pending.push(node);
-      endChildren(target);
-      lines[lineCount++] = node;
+      const index = table.add(CLOSE, lineStart, start, end, startLine, e, l, target.ix, target.ix);
+      target.closeIx = index;
+      target.endIx = index + 1;
       top = stack.length ? stack[stack.length - 1] : null;
+      topIx = top ? top.ix : -1;
       continue;
     }
     if (first === 60 /* < */) {
@@ -624,16 +876,12 @@ export function parse(text: string): ConfigDocument {
       if (s.lastIndexOf('>', b - 1) < e) {
         errors.push({ code: 'missing-gt', message: `The section tag <${s.slice(a + 1, e)}> has no closing '>'.`, start, end });
       }
-      const index = table.add(lineStart, start, end, startLine, e, l);
-      const section = new Section(table, index, keyAt(s, a + 1, e), top, stack.length + 1);
-      const open: SectionOpen = new Open(table, index, top, section);
-      section.open = open;
-      lines[lineCount++] = open;
-      pending.push(section);
+      const index = table.add(OPEN, lineStart, start, end, startLine, e, l, topIx, sections.length);
+      const section = new Section(table, index, sections.length, keyAt(s, a + 1, e), top, stack.length + 1);
       sections.push(section);
       stack.push(section);
-      starts.push(pending.length);
       top = section;
+      topIx = section.ix;
       continue;
     }
     addDirective(l, a, b, lineStart, start, end, startLine);
@@ -641,26 +889,35 @@ export function parse(text: string): ConfigDocument {
 
   for (let i = stack.length - 1; i >= 0; i--) {
     const lost = stack[i];
-    endChildren(lost);
+    lost.endIx = table.count;
     errors.push({
       code: 'unclosed-section',
-      message: `<${lost.name.raw}> (line ${lost.open.line + 1}) is never closed.`,
-      start: lost.open.start,
-      end: lost.open.end,
+      message: `<${lost.name.raw}> (line ${table.line[lost.openIx] + 1}) is never closed.`,
+      start: table.start[lost.openIx],
+      end: table.end[lost.openIx],
     });
   }
   errors.sort((x, y) => x.start - y.start);
-  const children = pending.slice();
-  lines.length = lineCount;
-  directives.length = directiveCount;
+  return new Doc(text, errors, lineStarts, table, directiveCount);
 
-  return { text, children, lines, sections, directives, errors, lineStarts };
+  /** The index in `keys` of the key of the name at s[a, e). */
+  function keyIdAt(s: string, a: number, e: number): number {
+    const slot = slotAt(s, a, e);
+    if (RECENT_GEN[slot] === gen) return RECENT_ID[slot];
+    const id = keyId(RECENT_KEY[slot]);
+    RECENT_GEN[slot] = gen;
+    RECENT_ID[slot] = id;
+    return id;
+  }
 
-  /** A section has ended (closed, or never closed and the file or an outer section over): its children, copied out at their exact size. */
-  function endChildren(section: SectionNode): void {
-    const from = starts.pop()!;
-    (section as { children: ChildNode[] }).children = pending.slice(from);
-    pending.length = from;
+  function keyId(key: string): number {
+    let id = keyIds.get(key);
+    if (id === undefined) {
+      id = keys.length;
+      keys.push(key);
+      keyIds.set(key, id);
+    }
+    return id;
   }
 
   function addDirective(l: Logical, a: number, b: number, lineStart: number, start: number, end: number, line: number): void {
@@ -676,22 +933,23 @@ export function parse(text: string): ConfigDocument {
       if (ch === 92) plain = false;
       e++;
     }
-    let node: DirectiveNode;
     if (plain) {
-      node = new Directive(table, table.add(lineStart, start, end, line, e, l), top, keyAt(s, a, e), null);
+      table.add(DIRECTIVE, lineStart, start, end, line, e, l, topIx, keyIdAt(s, a, e));
     } else {
       const name = readWord(l, a, b);
-      node = new Directive(table, table.add(lineStart, start, end, line, wordEnd, l), top, keyOf(name.value), name);
+      const index = table.add(DIRECTIVE, lineStart, start, end, line, wordEnd, l, topIx, keyId(keyOf(name.value)));
+      table.names.set(index, name);
     }
-    lines[lineCount++] = node;
-    directives[directiveCount++] = node;
-    pending.push(node);
+    directiveCount++;
   }
 }
 
 /** Print a tree back to text. For an unmodified tree this is the input, byte for byte. */
 export function print(doc: ConfigDocument): string {
-  const out: string[] = new Array(doc.lines.length);
-  for (let i = 0; i < doc.lines.length; i++) out[i] = doc.text.slice(doc.lines[i].lineStart, doc.lines[i].lineEnd);
+  const out: string[] = new Array(doc.lineCount);
+  for (let i = 0; i < doc.lineCount; i++) {
+    const node = doc.lineAt(i);
+    out[i] = doc.text.slice(node.lineStart, node.lineEnd);
+  }
   return out.join('');
 }

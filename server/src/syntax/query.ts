@@ -1,77 +1,63 @@
 /**
- * Lookups over a parsed file that many rules make: the directives by (lower-case) name. Built
- * once per tree, on first use (for the last tree asked about); a tree does not change once parsed.
+ * Lookups over a parsed file that many rules make: the directives by (lower-case) name. The tree
+ * groups its directives by key (ConfigDocument.directivesWithKey); lists of several keys are
+ * merged here, once per tree, for the last tree asked about (the rules of one analysis ask one
+ * after another; a WeakMap over every tree costs more: V8 keeps weakly held trees around longer).
  */
 import type { ConfigDocument, DirectiveNode, SectionNode } from './ast';
 
-// The index of the last tree asked about: the rules of one analysis ask one after another. (A
-// WeakMap over every tree costs more: V8 keeps weakly held trees around for longer.)
 let lastDoc: ConfigDocument | null = null;
-let lastIndex: Map<string, DirectiveNode[]> | null = null;
 /** directivesNamed's answers for several keys, for the same last tree. */
 let lastNamed = new Map<string, readonly DirectiveNode[]>();
 const NONE: readonly DirectiveNode[] = Object.freeze([]);
 
-/** Every directive of the file by its key (the name in lower case), each list in document order. */
-export function directivesByKey(doc: ConfigDocument): ReadonlyMap<string, readonly DirectiveNode[]> {
-  if (lastDoc === doc && lastIndex) return lastIndex;
-  const m = new Map<string, DirectiveNode[]>();
-  for (let ix = 0; ix < doc.directives.length; ix++) {
-    const d = doc.directives[ix];
-    const list = m.get(d.key);
-    if (list) list.push(d);
-    else m.set(d.key, [d]);
-  }
-  lastDoc = doc;
-  lastIndex = m;
-  lastNamed = new Map();
-  return m;
-}
-
 /** The directives with any of these keys (lower case), in document order. */
 export function directivesNamed(doc: ConfigDocument, ...keys: string[]): readonly DirectiveNode[] {
-  const m = directivesByKey(doc);
-  if (keys.length === 1) return m.get(keys[0]) ?? NONE;
+  if (keys.length === 1) return doc.directivesWithKey(keys[0]);
+  if (lastDoc !== doc) {
+    lastDoc = doc;
+    lastNamed = new Map();
+  }
   const id = keys.join(' ');
   const known = lastNamed.get(id);
   if (known) return known;
-  // Each key's list is in document order already: they are merged, not sorted.
-  let out: readonly DirectiveNode[] = NONE;
-  for (const k of keys) {
-    const list = m.get(k);
-    if (list) out = out.length ? merged(out, list) : list.slice();
-  }
+  const out = doc.directivesWithKeys(keys);
   const found = out.length ? out : NONE;
   lastNamed.set(id, found);
   return found;
 }
 
-/** Two lists in document order as one. */
-function merged(a: readonly DirectiveNode[], b: readonly DirectiveNode[]): DirectiveNode[] {
-  const out = new Array<DirectiveNode>(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  let sa = a.length ? a[0].start : 0;
-  let sb = b.length ? b[0].start : 0;
-  while (i < a.length && j < b.length) {
-    if (sa <= sb) {
-      out[k++] = a[i++];
-      if (i < a.length) sa = a[i].start;
-    } else {
-      out[k++] = b[j++];
-      if (j < b.length) sb = b[j].start;
-    }
-  }
-  while (i < a.length) out[k++] = a[i++];
-  while (j < b.length) out[k++] = b[j++];
-  return out;
+/** The directives whose keys pass `test`, in document order. */
+export function directivesWhere(doc: ConfigDocument, test: (key: string) => boolean): readonly DirectiveNode[] {
+  const keys = doc.directiveKeys.filter(test);
+  return keys.length ? directivesNamed(doc, ...keys) : NONE;
+}
+
+/** The directive whose line holds `offset` (its name's first character up to its last one; an empty one only at its start), if any. */
+export function directiveAt(doc: ConfigDocument, offset: number): DirectiveNode | undefined {
+  const i = doc.lineIndexAt(offset);
+  if (i < 0 || doc.lineType(i) !== 'directive') return undefined;
+  const d = doc.lineAt(i) as DirectiveNode;
+  return d.start <= offset && offset < Math.max(d.end, d.start + 1) ? d : undefined;
+}
+
+/** The directive that starts exactly at `start`, if any. */
+export function directiveStartingAt(doc: ConfigDocument, start: number): DirectiveNode | undefined {
+  const d = directiveAt(doc, start);
+  return d && d.start === start ? d : undefined;
+}
+
+/** The section whose opening tag starts exactly at `start`, if any. */
+export function sectionOpenedAt(doc: ConfigDocument, start: number): SectionNode | undefined {
+  const i = doc.lineIndexAt(start);
+  if (i < 0 || doc.lineType(i) !== 'open') return undefined;
+  const open = doc.lineAt(i) as import('./ast').SectionOpen;
+  return open.start === start ? open.section : undefined;
 }
 
 /** True when the file has a directive with any of these keys. */
 export function hasDirective(doc: ConfigDocument, ...keys: string[]): boolean {
-  const m = directivesByKey(doc);
-  return keys.some((k) => m.has(k));
+  return keys.some((k) => doc.directiveKeys.includes(k));
 }
 
 /** A section's open tag as written, for messages: `<Directory "/srv">` (name and words as written). */
