@@ -17,7 +17,7 @@ import {
 import { applyEdits, OffsetEdit, parse, rangeOf, offsetAt, type ConfigDocument } from './syntax';
 import { defaultContextFor, type FileContext } from './model/context';
 import { viewAfterEdits, type ConfigurationView } from './access';
-import { RULES, getRule, getRuleInfo, collectSuppressions, ruleDocsUrl, type Finding, type HtaccessUnder, type Severity, type SeveritySetting, type Fix } from './rules';
+import { RULES, getRule, getRuleInfo, collectSuppressions, ruleDocsUrl, type Finding, type Rule, type HtaccessUnder, type Severity, type SeveritySetting, type Fix } from './rules';
 import { hoverAt } from './features/hover';
 import type { DocumentSymbol, FoldingRange, FormattingOptions, SelectionRange } from 'vscode-languageserver-types';
 import { documentSymbols } from './features/symbols';
@@ -152,7 +152,12 @@ export class ApacheConfService {
     const tree = doc && doc.text === input.text ? doc : parse(input.text);
     const context = input.context ?? defaultContextFor(uri);
     const suppress = collectSuppressions(tree);
-    const findings: ReportedFinding[] = [];
+    // Each rule's findings, kept first and copied once into a list of their exact number: a list
+    // grown by push past a few thousand is copied at each step, and past 16,000 each copy is a
+    // large object V8 maps on its own.
+    const lists: Finding[][] = [];
+    const ofRule: Rule[] = [];
+    let total = 0;
     for (const rule of RULES) {
       const setting = this.settings.rules?.[rule.id];
       if (setting === 'ignore') continue;
@@ -164,6 +169,17 @@ export class ApacheConfService {
         if (process.env.APACHECONF_DEBUG) console.error(e);
         raw = [{ rule: rule.id, message: `Internal error in rule ${rule.id}: ${(e as Error).message}`, start: 0, end: 0, severity: 'error' }];
       }
+      if (!raw.length) continue;
+      lists.push(raw);
+      ofRule.push(rule);
+      total += raw.length;
+    }
+    const findings = new Array<ReportedFinding>(total);
+    let n = 0;
+    for (let r = 0; r < lists.length; r++) {
+      const raw = lists[r];
+      const rule = ofRule[r];
+      const setting = this.settings.rules?.[rule.id];
       // (Indexed loops here and in the rules' hot paths: a for-of over thousands of findings made an
       // iterator result for each, where the function had not been optimised yet.)
       for (let ix = 0; ix < raw.length; ix++) {
@@ -174,9 +190,10 @@ export class ApacheConfService {
         // Rules hand back new findings on every call, so each is completed in place (a copy of
         // thousands of findings per keystroke is garbage the editor would wait for).
         (f as ReportedFinding).severity = sev;
-        findings.push(f as ReportedFinding);
+        findings[n++] = f as ReportedFinding;
       }
     }
+    findings.length = n;
     findings.sort((a, b) => a.start - b.start || a.end - b.end);
     return { uri, doc: tree, context, findings, depth: input.depth ?? 'full' };
   }

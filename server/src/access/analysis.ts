@@ -200,18 +200,21 @@ function structuralDead(c: AuthzContainer, out: PlanNote[]): void {
   const where = c.section ? `<${c.section.name.value}>` : "the section's implicit <RequireAny>";
   // A line that repeats an earlier one of the container is reported as a repeat, and only so
   // (a second `Require all granted` is not also "decided by" the first).
-  const seen = new Map<string, AuthzLeaf>();
-  const repeats = new Map<AuthzLeaf, AuthzLeaf>();
-  for (const ch of c.children) {
-    if (ch.kind !== 'leaf') continue;
-    const key = `${nodeText(ch)}|${[...ch.mask.methods].join(',')}|${ch.mask.except}`;
-    const first = seen.get(key);
-    if (first && ch !== decisive) repeats.set(ch, first);
-    else if (!first) seen.set(key, ch);
+  // (Only a container of two lines or more can repeat one: the usual single line makes no tables.)
+  const repeats = c.children.length > 1 ? new Map<AuthzLeaf, AuthzLeaf>() : null;
+  if (repeats) {
+    const seen = new Map<string, AuthzLeaf>();
+    for (const ch of c.children) {
+      if (ch.kind !== 'leaf') continue;
+      const key = `${nodeText(ch)}|${[...ch.mask.methods].join(',')}|${ch.mask.except}`;
+      const first = seen.get(key);
+      if (first && ch !== decisive) repeats.set(ch, first);
+      else if (!first) seen.set(key, ch);
+    }
   }
   if (decisive) {
     for (const ch of c.children) {
-      if (ch === decisive || (ch.kind === 'leaf' && repeats.has(ch))) continue;
+      if (ch === decisive || (ch.kind === 'leaf' && repeats?.has(ch))) continue;
       if (or && (ch.kind === 'leaf' ? ch.negated : ch.op === 'none')) continue; // a start-up error, reported as such
       out.push({
         rule: 'dead-require',
@@ -228,7 +231,7 @@ function structuralDead(c: AuthzContainer, out: PlanNote[]): void {
       structuralDead(ch, out);
       continue;
     }
-    const first = repeats.get(ch);
+    const first = repeats?.get(ch);
     if (first) {
       out.push({
         rule: 'dead-require',

@@ -332,6 +332,7 @@ const AUTHZ_KEYS = new Set(['require', 'authmerging', 'authzsendforbiddenonfailu
 const LIGHT_KEYS = new Set([...COMPAT_KEYS, ...AUTHZ_KEYS]);
 /** Texts of host-rule lines a light model found sound (no problem), shared between analyses; bounded. */
 const SOUND_COMPAT = new SpanCache<true>(16384);
+const COMPAT_KEY_LIST = [...COMPAT_KEYS];
 const SETENV_KEYS = new Set(['setenvif', 'setenvifnocase', 'browsermatch', 'browsermatchnocase']);
 
 /** Whether a scope takes part in access decisions itself: host rules, Require lines or an AuthType. */
@@ -799,14 +800,19 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
     // (What a line sets goes into a scratch scope: a light model's scopes hold no host rules.)
     const scratch: Ctx = { scope: emptyScope('top', null, null, false, '', -1, true), mask: ALL_METHODS, container: null };
     // In document order, so that the lines of one section (looked up once) come one after another.
+    // By line index: a line whose text was found sound before needs no node.
     let lastParent: SectionNode | null | undefined;
     let lastOk = false;
-    for (const d of directivesNamed(doc, ...COMPAT_KEYS)) {
-      if (d.parent !== lastParent) {
-        lastParent = d.parent;
-        lastOk = reaches(d.parent) && readBy(d);
+    const at = doc.linesWithKeys(COMPAT_KEY_LIST);
+    const text = doc.text;
+    for (let ix = 0; ix < at.length; ix++) {
+      const i = at[ix];
+      const parent = doc.parentOf(i);
+      if (parent !== lastParent) {
+        lastParent = parent;
+        lastOk = reaches(parent) && readBy({ parent });
       }
-      if (lastOk) directive(d, scratch);
+      if (lastOk && !SOUND_COMPAT.get(text, doc.startOf(i), doc.endOf(i))) directive(doc.lineAt(i) as DirectiveNode, scratch);
     }
   }
 

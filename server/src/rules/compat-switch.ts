@@ -9,7 +9,8 @@
 import type { DirectiveNode, Finding, Rule, SectionNode } from './types';
 import { code, readers } from './scope';
 import { isAccessKey } from '../access';
-import { directivesWhere, openTagText } from '../syntax';
+import { openTagText } from '../syntax';
+import { readersInside } from '../model/guards';
 
 const HOST_RULES = new Set(['order', 'allow', 'deny', 'satisfy']);
 
@@ -31,14 +32,16 @@ export const compatSwitchRule: Rule = {
   summary: 'Access lines that only a server with mod_access_compat reads, or only one without it: unloading the module changes them.',
   check({ doc }) {
     const out: Finding[] = [];
-    const access = directivesWhere(doc, isAccessKey);
+    // By line index: a node only for a line reported (most access lines are read by both servers).
+    const access = doc.linesWithKeys(doc.directiveKeys.filter(isAccessKey));
     for (let ix = 0; ix < access.length; ix++) {
-      const d = access[ix];
-      if (!d.parent) continue;
-      const r = readers(d);
+      const parent = doc.parentOf(access[ix]);
+      if (!parent) continue;
+      const r = readersInside(parent);
       const plain = r.has('httpd24');
       if (plain === r.has('httpd24compat')) continue;
-      if (!plain && HOST_RULES.has(d.key)) continue;
+      if (!plain && HOST_RULES.has(doc.keyOf(access[ix]))) continue;
+      const d = doc.lineAt(access[ix]) as DirectiveNode;
       const at = switchOf(d);
       const where = at ? `${code(openTagText(at))} (line ${at.open.line + 1})` : 'a test of mod_access_compat';
       out.push({

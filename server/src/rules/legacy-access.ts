@@ -1,3 +1,32 @@
+const COMPAT_KEY_LIST = [...COMPAT_DIRECTIVES];
+
+/**
+ * The quick pass's findings: one per line, with its message and nothing the engine would add (the
+ * full pass's loop below, for a file without plans). Read from the file's index by line: a node is
+ * made only for a line whose message is not known yet, so a large file's thousands of host rules
+ * cost the editor no objects but their findings.
+ */
+function quickFindings(doc: ConfigDocument): Finding[] {
+  const at = doc.linesWithKeys(COMPAT_KEY_LIST);
+  const out = new Array<Finding>(at.length);
+  const text = doc.text;
+  for (let ix = 0; ix < at.length; ix++) {
+    const i = at[ix];
+    const start = doc.startOf(i);
+    const end = doc.endOf(i);
+    const parent = doc.parentOf(i);
+    const only22 = only22Inside(parent);
+    // (What describedOf answers, with the cache looked at first.)
+    const message = (!only22 || readersInside(parent).has('httpd22') ? described[only22 ? 1 : 0].get(text, start, end) : undefined) ?? describedOf(text, doc.lineAt(i) as DirectiveNode, only22);
+    // (The rule's default severity given at once: the service completes a finding in place, and a
+    // property added to thousands of objects is a property array more for each.)
+    out[ix] = only22
+      ? { rule: 'legacy-access', message, start, end, tags: DEPRECATED, severity: 'hint', maxSeverity: 'hint' }
+      : { rule: 'legacy-access', message, start, end, tags: DEPRECATED, severity: 'warning' };
+  }
+  return out;
+}
+
 /**
  * `legacy-access`: Order, Allow, Deny and Satisfy, the host-based access
  * control of httpd 2.2 that 2.4 keeps only in mod_access_compat. Each such
@@ -14,7 +43,7 @@ import { codeLine, COMPAT_DIRECTIVES, in22Branch, readers } from './scope';
 import { detached, directivesNamed, SpanCache, type ConfigDocument, type SectionNode } from '../syntax';
 import { FRAGMENT_BECAUSE, INCLUDED_NOTE, isBelowDir, lineLabel, openDirsTouching, planMigration, plansAsIncluded, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
 import { ancestors, looksIncluded } from '../model/context';
-import { namesNoModule, testKeyOf } from '../model/guards';
+import { namesNoModule, only22Inside, readersInside, testKeyOf } from '../model/guards';
 
 /**
  * The finding's message: which line, what it is, and what to write instead, in one sentence or
@@ -47,7 +76,7 @@ function quoted(d: DirectiveNode): string {
 const DEPRECATED: Array<'deprecated'> = Object.freeze(['deprecated']) as Array<'deprecated'>;
 
 /** Messages by line text: one cache for lines 2.4 reads, one for lines only 2.2 does. */
-const described: Array<SpanCache<string>> = [new SpanCache(4096), new SpanCache()];
+const described: Array<SpanCache<string>> = [new SpanCache(16384), new SpanCache()];
 
 /**
  * The message of a line, by its text (the name and the words, and so the message, follow from
@@ -219,6 +248,7 @@ export const legacyAccessRule: Rule = {
   defaultSeverity: 'warning',
   summary: '`Order`, `Allow`, `Deny`, `Satisfy`: 2.2 access control that 2.4 keeps only in mod_access_compat. Exact quick fix to `Require` where one exists.',
   check({ doc, fileContext, mode, depth, inherited, htaccessUnder, openDirs, uri, configuration, outsideOf, included }) {
+    if (depth === 'quick') return quickFindings(doc);
     const compat = directivesNamed(doc, ...COMPAT_DIRECTIVES);
     if (!compat.length) return [];
     let plans = new Map<DirectiveNode, SectionPlan>();
@@ -228,8 +258,8 @@ export const legacyAccessRule: Rule = {
     let earlyHere: SectionNode | null = null;
     /** A file another includes by its folder (or the editor's graph), not by its lack of a Listen line. */
     let byFolder = false;
-    // The quick pass leaves the exact rewrites (the costly part) to the full pass.
-    if (depth !== 'quick') {
+    // (The quick pass, above, leaves the exact rewrites, the costly part, to the full pass.)
+    {
       try {
         // A server-config file read in its configuration: planned there (it inherits what the root file says).
         const there = configuration && (fileContext === 'server' || fileContext === 'vhost' || fileContext === 'directory') ? plansInConfiguration(configuration, doc, mode ?? 'preserve') : null;

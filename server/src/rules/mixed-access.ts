@@ -53,6 +53,7 @@ function sectionLabel(s: SectionNode | null): string {
 }
 
 const NO_DIRECTIVES: readonly DirectiveNode[] = [];
+const COMPAT_LIST = [...COMPAT_DIRECTIVES];
 
 export const mixedAccessRule: Rule = {
   id: 'mixed-access',
@@ -69,25 +70,34 @@ export const mixedAccessRule: Rule = {
         // The same-section check below still runs.
       }
     }
-    if (!directivesNamed(doc, ...COMPAT_DIRECTIVES).length) return out;
+    const compatLines = doc.linesWithKeys(COMPAT_LIST);
+    if (!compatLines.length) return out;
     // The host rules of a scope, looked up only for the scopes that hold a 2.4-style line (a large
     // file has thousands of scopes with host rules and few of those).
     // (Grouped by scope from the file's index of names, made on the first scope asked about: the
     // lines of the scopes themselves are not looked at.)
-    let compatByScope: Map<SectionNode | null, DirectiveNode[]> | null = null;
+    // (By the scope's index in doc.sections, the last slot for the top level: line indices, made
+    // into nodes for the scopes asked about.)
+    const top = doc.sections.length;
+    let linesByScope: Array<number[] | undefined> | null = null;
+    let nodesByScope: Array<DirectiveNode[] | undefined> = [];
     const compatOf = (scope: SectionNode | null): readonly DirectiveNode[] => {
-      if (!compatByScope) {
-        compatByScope = new Map();
-        const all = directivesNamed(doc, ...COMPAT_DIRECTIVES);
-        for (let ix = 0; ix < all.length; ix++) {
-          const c = all[ix];
-          const sc = scopeOf(c);
-          const list = compatByScope.get(sc);
-          if (list) list.push(c);
-          else compatByScope.set(sc, [c]);
+      if (!linesByScope) {
+        linesByScope = new Array(top + 1);
+        nodesByScope = new Array(top + 1);
+        for (let ix = 0; ix < compatLines.length; ix++) {
+          const i = compatLines[ix];
+          const sc = scopeOf({ parent: doc.parentOf(i) });
+          const slot = sc ? sc.index : top;
+          const list = linesByScope[slot];
+          if (list) list.push(i);
+          else linesByScope[slot] = [i];
         }
       }
-      return compatByScope.get(scope) ?? NO_DIRECTIVES;
+      const slot = scope ? scope.index : top;
+      const lines = linesByScope[slot];
+      if (!lines) return NO_DIRECTIVES;
+      return (nodesByScope[slot] ??= lines.map((i) => doc.lineAt(i) as DirectiveNode));
     };
     // The 2.4-style lines: `Require` and `AuthMerging` lines, and whatever a Require container holds.
     // Each is looked at with the host rules of its scope (a large file has thousands of scopes,
@@ -100,10 +110,11 @@ export const mixedAccessRule: Rule = {
       }
     };
     for (let ix = 0; ix < doc.sections.length; ix++) if (CONTAINERS.has(doc.sections[ix].key)) inContainer(doc.sections[ix].children);
-    const seen = new Set<DirectiveNode>();
+    // (Lines met twice, by key and in a container, are looked at once; marked by their line's index.)
+    const seen = new Uint8Array(doc.lineCount);
     for (const d of styled) {
-      if (seen.has(d)) continue;
-      seen.add(d);
+      if (seen[d.lineIndex] === 1) continue;
+      seen[d.lineIndex] = 1;
       const why = newStyleReason(d);
       if (!why) continue;
       const scope = scopeOf(d);

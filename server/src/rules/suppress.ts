@@ -21,11 +21,12 @@ export function collectSuppressions(doc: ConfigDocument): Suppressions {
   for (let ix = 0; ix < doc.lineCount; ix++) {
     const type = doc.lineType(ix);
     if (type === 'comment') {
-      const node = doc.lineAt(ix) as CommentNode;
-      // Only a comment whose first word starts with an `a` can be a mark: the others are not read.
-      let i = node.start + 1;
+      // Only a comment whose first word starts with an `a` can be a mark: the others are not read
+      // (and need no node).
+      let i = doc.startOf(ix) + 1;
       while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++;
       if ((text.charCodeAt(i) | 0x20) !== 0x61 /* a */) continue;
+      const node = doc.lineAt(ix) as CommentNode;
       const m = MARK.exec(node.text);
       if (m) {
         const ids = m[1].split(/[\s,]+/).filter(Boolean);

@@ -116,9 +116,11 @@ export const changedBehaviorRule: Rule = {
       const d = read[ix];
       if (LOG_DIRECTIVES.has(d.key)) {
         // Only a line with a `|` can name a piped log (its words are not split otherwise).
+        const text = doc.text;
+        const end = d.end;
         let pipe = d.start;
-        while (pipe < d.end && doc.text.charCodeAt(pipe) !== 124) pipe++;
-        if (pipe === d.end || !d.args[0]) continue;
+        while (pipe < end && text.charCodeAt(pipe) !== 124) pipe++;
+        if (pipe === end || !d.args[0]) continue;
         const target = d.args[0];
         const v = target.value;
         if (v.startsWith('|') && !v.startsWith('|$') && !v.startsWith('||') && SHELL_CHARS.test(v.slice(1))) {

@@ -162,4 +162,18 @@ export interface ConfigDocument {
   directivesWithKey(key: string): readonly DirectiveNode[];
   /** The directives with any of these keys, in document order (a new list on every call). */
   directivesWithKeys(keys: readonly string[]): DirectiveNode[];
+  /**
+   * The line indices of the directives with any of these keys, in document order: with startOf,
+   * endOf, parentOf and keyOf, a rule that looks at thousands of lines and reports most of them
+   * needs no node for those it only reports.
+   */
+  linesWithKeys(keys: readonly string[]): Int32Array;
+  /** LineInfo.start of line `i`, without its node. */
+  startOf(i: number): number;
+  /** LineInfo.end of line `i`, without its node. */
+  endOf(i: number): number;
+  /** LineInfo.parent of line `i`, without its node. */
+  parentOf(i: number): SectionNode | null;
+  /** The key of directive line `i` (DirectiveNode.key), without its node. */
+  keyOf(i: number): string;
 }

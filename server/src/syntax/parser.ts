@@ -128,6 +128,10 @@ const scratch: Token[] = [];
 /** Up to this many lines, a table's columns share one buffer, under the 128 KB of a mapping of its own. */
 const SHARED_BUFFER_LINES = 4096;
 
+/** Lines per block of the node cache (LineTable.node). */
+const NODE_BLOCK_BITS = 12;
+const NODE_BLOCK = 1 << NODE_BLOCK_BITS;
+
 /** Line kinds in the `kind` column. */
 const BLANK = 0;
 const COMMENT = 1;
@@ -168,8 +172,12 @@ class LineTable {
   readonly keys: string[] = [];
   /** Every section in document order (filled by parse). */
   readonly sections: Section[] = [];
-  /** The nodes made so far, by line index (made at its size on first use). */
-  nodes: (LineNode | undefined)[] | null = null;
+  /**
+   * The nodes made so far, by line index, in blocks of NODE_BLOCK lines made on first use: an
+   * array for every line of a large file would be a large object, which V8 maps and unmaps on
+   * its own on every parse.
+   */
+  private readonly blocks: Array<Array<LineNode | undefined> | undefined> = [];
 
   constructor(
     readonly text: string,
@@ -240,8 +248,11 @@ class LineTable {
 
   /** The node of line `i`, made on first request. */
   node(i: number): LineNode {
-    const nodes = (this.nodes ??= new Array<LineNode | undefined>(this.count));
-    let n = nodes[i];
+    const b = i >> NODE_BLOCK_BITS;
+    while (this.blocks.length <= b) this.blocks.push(undefined);
+    const nodes = (this.blocks[b] ??= new Array<LineNode | undefined>(NODE_BLOCK));
+    const j = i & (NODE_BLOCK - 1);
+    let n = nodes[j];
     if (n === undefined) {
       switch (this.kind[i]) {
         case BLANK:
@@ -259,7 +270,7 @@ class LineTable {
         default:
           n = new Close(this, i);
       }
-      nodes[i] = n;
+      nodes[j] = n;
     }
     return n;
   }
@@ -553,6 +564,13 @@ class Doc implements ConfigDocument {
   }
 
   directivesWithKeys(keys: readonly string[]): DirectiveNode[] {
+    const at = this.linesWithKeys(keys);
+    const out = new Array<DirectiveNode>(at.length);
+    for (let j = 0; j < at.length; j++) out[j] = this.table.node(at[j]) as DirectiveNode;
+    return out;
+  }
+
+  linesWithKeys(keys: readonly string[]): Int32Array {
     // One pass over the kind and key columns: lists of several keys are not merged.
     const t = this.table;
     const want = new Uint8Array(t.keys.length);
@@ -562,12 +580,31 @@ class Doc implements ConfigDocument {
       if (id >= 0) want[id] = 1;
       any ||= id >= 0;
     }
-    const out: DirectiveNode[] = [];
-    if (!any) return out;
+    if (!any) return new Int32Array(0);
     const kind = t.kind;
     const ref = t.ref;
-    for (let i = 0; i < t.count; i++) if (kind[i] === DIRECTIVE && want[ref[i]] === 1) out.push(t.node(i) as DirectiveNode);
+    let n = 0;
+    for (let i = 0; i < t.count; i++) if (kind[i] === DIRECTIVE && want[ref[i]] === 1) n++;
+    const out = new Int32Array(n);
+    n = 0;
+    for (let i = 0; i < t.count; i++) if (kind[i] === DIRECTIVE && want[ref[i]] === 1) out[n++] = i;
     return out;
+  }
+
+  startOf(i: number): number {
+    return this.table.kind[i] === BLANK ? this.table.lineStart[i] : this.table.start[i];
+  }
+
+  endOf(i: number): number {
+    return this.table.kind[i] === BLANK ? this.table.lineStart[i] : this.table.end[i];
+  }
+
+  parentOf(i: number): SectionNode | null {
+    return this.table.sectionAt(this.table.parent[i]);
+  }
+
+  keyOf(i: number): string {
+    return this.table.kind[i] === DIRECTIVE ? this.table.keys[this.table.ref[i]] : '';
   }
 
   directivesWithKey(key: string): readonly DirectiveNode[] {

@@ -32,43 +32,68 @@ export function trimEndChars(s: string, chars: string): string {
 /**
  * Values by a stretch of a text, found without cutting the stretch out: a file repeats a few
  * lines (`Order allow,deny`, `Allow from all`) thousands of times, and a string cut out and hashed
- * for each would be garbage the editor waits for on every keystroke. One entry per slot (a slot is
- * picked by a hash of the characters); a stretch whose slot holds another text is simply not found,
- * so the caller works its value out and stores it. The keys are kept as copies (see detached).
+ * for each would be garbage the editor waits for on every keystroke. A hash of the characters
+ * picks a pair of slots; a stretch found in neither is simply not found, so the caller works its
+ * value out and stores it (in the pair's free slot, else in place of the one stored longer ago).
+ * The keys are kept as copies (see detached).
  */
 export class SpanCache<V> {
   private readonly keys: string[];
   private readonly values: Array<V | undefined>;
   private readonly mask: number;
 
-  /** `size`: a power of two. */
+  /** Which slot of each pair was written last (1 for the odd one). */
+  private readonly newer: Uint8Array;
+
+  /** `size`: a power of two, 2 at least. */
   constructor(size = 1024) {
-    this.mask = size - 1;
+    this.mask = size - 2;
     this.keys = new Array<string>(size).fill('');
     this.values = new Array<V | undefined>(size).fill(undefined);
+    this.newer = new Uint8Array(size >> 1);
   }
 
-  private slotOf(s: string, a: number, e: number): number {
+  /** The first slot of the pair for s[a, e). */
+  private pairOf(s: string, a: number, e: number): number {
     let h = e - a;
     for (let i = a; i < e; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
-    return (h ^ (h >>> 11)) & this.mask;
+    // Mixed so that texts differing only at their end (addresses) spread over the pairs.
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+    return (h ^ (h >>> 16)) & this.mask;
+  }
+
+  private holds(slot: number, s: string, a: number, len: number): boolean {
+    const k = this.keys[slot];
+    if (k.length !== len) return false;
+    for (let i = 0; i < len; i++) if (k.charCodeAt(i) !== s.charCodeAt(a + i)) return false;
+    return true;
   }
 
   /** The value stored for s[a, e), or undefined. */
   get(s: string, a: number, e: number): V | undefined {
     const len = e - a;
-    const slot = this.slotOf(s, a, e);
-    const k = this.keys[slot];
-    if (k.length !== len || len === 0) return undefined;
-    for (let i = 0; i < len; i++) if (k.charCodeAt(i) !== s.charCodeAt(a + i)) return undefined;
-    return this.values[slot];
+    if (len <= 0) return undefined;
+    const slot = this.pairOf(s, a, e);
+    if (this.holds(slot, s, a, len)) return this.values[slot];
+    if (this.holds(slot + 1, s, a, len)) return this.values[slot + 1];
+    return undefined;
   }
 
-  /** Store the value of s[a, e) (in place of what its slot held). */
+  /** Store the value of s[a, e). */
   set(s: string, a: number, e: number, value: V): void {
     if (e <= a) return;
-    const slot = this.slotOf(s, a, e);
+    const pair = this.pairOf(s, a, e);
+    const len = e - a;
+    // The slot that already holds the text, else a free one, else the one written longer ago.
+    let slot: number;
+    if (this.holds(pair, s, a, len)) slot = pair;
+    else if (this.holds(pair + 1, s, a, len)) slot = pair + 1;
+    else if (this.keys[pair] === '') slot = pair;
+    else if (this.keys[pair + 1] === '') slot = pair + 1;
+    else slot = pair + (this.newer[pair >> 1] === 1 ? 0 : 1);
     this.keys[slot] = detached(s.slice(a, e));
     this.values[slot] = value;
+    this.newer[pair >> 1] = slot - pair;
   }
 }
