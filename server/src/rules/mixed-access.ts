@@ -52,7 +52,7 @@ function sectionLabel(s: SectionNode | null): string {
   return s ? code(openTagText(s)) : 'the top level of this file';
 }
 
-const NO_DIRECTIVES: readonly DirectiveNode[] = [];
+const NO_LINES: readonly number[] = [];
 const COMPAT_LIST = [...COMPAT_DIRECTIVES];
 
 export const mixedAccessRule: Rule = {
@@ -76,15 +76,13 @@ export const mixedAccessRule: Rule = {
     // file has thousands of scopes with host rules and few of those).
     // (Grouped by scope from the file's index of names, made on the first scope asked about: the
     // lines of the scopes themselves are not looked at.)
-    // (By the scope's index in doc.sections, the last slot for the top level: line indices, made
-    // into nodes for the scopes asked about.)
+    // (By the scope's index in doc.sections, the last slot for the top level: line indices; a node
+    // is made only for a line found read with a 2.4-style one, which its section alone decides.)
     const top = doc.sections.length;
     let linesByScope: Array<number[] | undefined> | null = null;
-    let nodesByScope: Array<DirectiveNode[] | undefined> = [];
-    const compatOf = (scope: SectionNode | null): readonly DirectiveNode[] => {
+    const compatOf = (scope: SectionNode | null): readonly number[] => {
       if (!linesByScope) {
         linesByScope = new Array(top + 1);
-        nodesByScope = new Array(top + 1);
         for (let ix = 0; ix < compatLines.length; ix++) {
           const i = compatLines[ix];
           const sc = scopeOf({ parent: doc.parentOf(i) });
@@ -94,10 +92,7 @@ export const mixedAccessRule: Rule = {
           else linesByScope[slot] = [i];
         }
       }
-      const slot = scope ? scope.index : top;
-      const lines = linesByScope[slot];
-      if (!lines) return NO_DIRECTIVES;
-      return (nodesByScope[slot] ??= lines.map((i) => doc.lineAt(i) as DirectiveNode));
+      return linesByScope[scope ? scope.index : top] ?? NO_LINES;
     };
     // The 2.4-style lines: `Require` and `AuthMerging` lines, and whatever a Require container holds.
     // Each is looked at with the host rules of its scope (a large file has thousands of scopes,
@@ -120,7 +115,7 @@ export const mixedAccessRule: Rule = {
       const scope = scopeOf(d);
       const compat = compatOf(scope);
       if (!compat.length) continue;
-      const partners = compat.filter((c) => coRead(c, d));
+      const partners = compat.filter((i) => coRead({ parent: doc.parentOf(i) }, d)).map((i) => doc.lineAt(i) as DirectiveNode);
       if (!partners.length) continue;
       const satisfyAny = partners.some((c) => c.key === 'satisfy' && c.args[0]?.value.toLowerCase() === 'any');
       let how = satisfyAny
