@@ -259,39 +259,37 @@ export const legacyAccessRule: Rule = {
     /** A file another includes by its folder (or the editor's graph), not by its lack of a Listen line. */
     let byFolder = false;
     // (The quick pass, above, leaves the exact rewrites, the costly part, to the full pass.)
-    {
-      try {
-        // A server-config file read in its configuration: planned there (it inherits what the root file says).
-        const there = configuration && (fileContext === 'server' || fileContext === 'vhost' || fileContext === 'directory') ? plansInConfiguration(configuration, doc, mode ?? 'preserve') : null;
-        if (there) {
-          plans = there;
-          inConfiguration = configuration!.root;
-          const early = earlyModuleTest(configuration!.doc);
-          if (early) {
-            // Lines of the configuration, told by the file they come from.
-            const where = (line: number) => lineLabel(configuration!.origins[line], line);
-            for (const [d, sp] of plans) plans.set(d, withEarlyTest(sp, early, where));
-            const o = configuration!.origins[early.test.open.line];
-            if (o && o.path === configuration!.path) earlyHere = doc.sections.find((s) => s.open.line === o.line && s.key === early.test.key) ?? null;
-          }
-        } else if (included && !configuration && fileContext !== 'server') {
-          // Part of a configuration that cannot be read whole, in a host or a directory: what
-          // surrounds it there is not known, so no rewrite is planned.
-          plans = new Map();
-        } else if (fileContext === 'server' && !configuration && uri && ((byFolder = !!included || looksIncluded(uriPath(uri))) || !mayRunAlone(doc))) {
-          // A file another includes, that file not at hand: only rewrites right under any main file.
-          plans = plansAsIncluded(doc, uriPath(uri), mode ?? 'preserve', byFolder ? undefined : FRAGMENT_BECAUSE);
-        } else {
-          const plan = planMigration(doc, fileContext, { mode: mode ?? 'preserve' });
-          const unread = fileContext === 'server' || fileContext === 'vhost' ? unreadInclude(doc) : null;
-          const early = fileContext === 'server' || fileContext === 'vhost' ? earlyModuleTest(doc) : null;
-          earlyHere = early?.test ?? null;
-          for (const sp of plan.sections) for (const d of sp.compatDirectives) plans.set(d, unread ? withoutIncluded(sp, unread) : early ? withEarlyTest(sp, early) : sp);
+    try {
+      // A server-config file read in its configuration: planned there (it inherits what the root file says).
+      const there = configuration && (fileContext === 'server' || fileContext === 'vhost' || fileContext === 'directory') ? plansInConfiguration(configuration, doc, mode ?? 'preserve') : null;
+      if (there) {
+        plans = there;
+        inConfiguration = configuration!.root;
+        const early = earlyModuleTest(configuration!.doc);
+        if (early) {
+          // Lines of the configuration, told by the file they come from.
+          const where = (line: number) => lineLabel(configuration!.origins[line], line);
+          for (const [d, sp] of plans) plans.set(d, withEarlyTest(sp, early, where));
+          const o = configuration!.origins[early.test.open.line];
+          if (o && o.path === configuration!.path) earlyHere = doc.sections.find((s) => s.open.line === o.line && s.key === early.test.key) ?? null;
         }
-      } catch {
-        // The engine failing must not hide the findings; they simply get no fix.
+      } else if (included && !configuration && fileContext !== 'server') {
+        // Part of a configuration that cannot be read whole, in a host or a directory: what
+        // surrounds it there is not known, so no rewrite is planned.
         plans = new Map();
+      } else if (fileContext === 'server' && !configuration && uri && ((byFolder = !!included || looksIncluded(uriPath(uri))) || !mayRunAlone(doc))) {
+        // A file another includes, that file not at hand: only rewrites right under any main file.
+        plans = plansAsIncluded(doc, uriPath(uri), mode ?? 'preserve', byFolder ? undefined : FRAGMENT_BECAUSE);
+      } else {
+        const plan = planMigration(doc, fileContext, { mode: mode ?? 'preserve' });
+        const unread = fileContext === 'server' || fileContext === 'vhost' ? unreadInclude(doc) : null;
+        const early = fileContext === 'server' || fileContext === 'vhost' ? earlyModuleTest(doc) : null;
+        earlyHere = early?.test ?? null;
+        for (const sp of plan.sections) for (const d of sp.compatDirectives) plans.set(d, unread ? withoutIncluded(sp, unread) : early ? withEarlyTest(sp, early) : sp);
       }
+    } catch {
+      // The engine failing must not hide the findings; they simply get no fix.
+      plans = new Map();
     }
     const out: Finding[] = [];
     const text = doc.text;
