@@ -165,7 +165,8 @@ export interface ConfigDocument {
   /**
    * The line indices of the directives with any of these keys, in document order: with startOf,
    * endOf, parentOf and keyOf, a rule that looks at thousands of lines and reports most of them
-   * needs no node for those it only reports.
+   * needs no node for those it only reports. The array is shared by every caller asking for the
+   * same keys: read it, never change it.
    */
   linesWithKeys(keys: readonly string[]): Int32Array;
   /** LineInfo.start of line `i`, without its node. */

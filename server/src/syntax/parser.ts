@@ -496,6 +496,8 @@ class Doc implements ConfigDocument {
   private keyStart: Int32Array | null = null;
   private keyIds: Map<string, number> | null = null;
   private keyLists: (readonly DirectiveNode[] | undefined)[] | null = null;
+  /** linesWithKeys's answers, by the keys asked for. */
+  private keyLines: Map<string, Int32Array> | null = null;
 
   constructor(
     readonly text: string,
@@ -571,7 +573,15 @@ class Doc implements ConfigDocument {
   }
 
   linesWithKeys(keys: readonly string[]): Int32Array {
-    // One pass over the kind and key columns: lists of several keys are not merged.
+    // Several rules ask for the same keys (the host rules): each set is looked up once per tree.
+    const id = keys.length === 1 ? keys[0] : keys.join(' ');
+    let known = (this.keyLines ??= new Map()).get(id);
+    if (known === undefined) this.keyLines.set(id, (known = this.scanKeys(keys)));
+    return known;
+  }
+
+  /** One pass over the kind and key columns: lists of several keys are not merged. */
+  private scanKeys(keys: readonly string[]): Int32Array {
     const t = this.table;
     const want = new Uint8Array(t.keys.length);
     let any = false;
