@@ -17,6 +17,7 @@ import {
   sectionOpenedAt,
   type ChildNode,
   type ConfigDocument,
+  type DirectiveNode,
   type LineNode,
   type SectionNode,
 } from '../../server/src/syntax';
@@ -76,10 +77,21 @@ function check(text: string, order: 'lines' | 'children' | 'keys'): void {
   const directives = lines.filter((l) => l.type === 'directive');
   assert.deepEqual(doc.directives, directives);
   assert.deepEqual([...doc.directiveKeys].sort(), [...new Set(directives.map((d) => d.key))].sort());
-  for (const k of doc.directiveKeys) assert.deepEqual(doc.directivesWithKey(k), directives.filter((d) => d.key === k));
+  for (const k of doc.directiveKeys) {
+    assert.deepEqual(doc.directivesWithKey(k), directives.filter((d) => d.key === k));
+    assert.deepEqual([...doc.linesWithKeys([k])], directives.filter((d) => d.key === k).map((d) => d.lineIndex));
+  }
+  for (const i of doc.linesWithKeys(doc.directiveKeys)) {
+    assert.equal(doc.keyOf(i), (lines[i] as DirectiveNode).key);
+    assert.equal(doc.startOf(i), lines[i].start);
+    assert.equal(doc.endOf(i), lines[i].end);
+    assert.equal(doc.parentOf(i), lines[i].parent);
+  }
+  assert.deepEqual([...doc.linesWithKeys(['no-such-directive'])], []);
   assert.deepEqual(doc.directivesWithKey('no-such-directive'), []);
   const two = doc.directiveKeys.slice(0, 2);
   assert.deepEqual(directivesNamed(doc, ...two), directives.filter((d) => two.includes(d.key)));
+  assert.deepEqual([...doc.linesWithKeys(two)], directives.filter((d) => two.includes(d.key)).map((d) => d.lineIndex));
   assert.deepEqual(directivesWhere(doc, (k) => k.startsWith('a')), directives.filter((d) => d.key.startsWith('a')));
   // Lookups by offset.
   for (let i = 0; i < lines.length; i++) {

@@ -576,7 +576,12 @@ class Doc implements ConfigDocument {
     // Several rules ask for the same keys (the host rules): each set is looked up once per tree.
     const id = keys.length === 1 ? keys[0] : keys.join(' ');
     let known = (this.keyLines ??= new Map()).get(id);
-    if (known === undefined) this.keyLines.set(id, (known = this.scanKeys(keys)));
+    if (known === undefined) {
+      // One key: a view of the grouping by key (see keyIdOf); several: a scan of the columns.
+      const k = keys.length === 1 ? this.keyIdOf(keys[0]) : -1;
+      known = keys.length === 1 ? (k < 0 ? new Int32Array(0) : this.linesOfKey(k)) : this.scanKeys(keys);
+      this.keyLines.set(id, known);
+    }
     return known;
   }
 
@@ -617,7 +622,8 @@ class Doc implements ConfigDocument {
     return this.table.kind[i] === DIRECTIVE ? this.table.keys[this.table.ref[i]] : '';
   }
 
-  directivesWithKey(key: string): readonly DirectiveNode[] {
+  /** The index of a key in `keys` (-1 for a key the file lacks), the directives' lines grouped by key on first use. */
+  private keyIdOf(key: string): number {
     const t = this.table;
     if (this.keyIds === null) {
       // Grouped once, by counting: no list per key until one is asked for.
@@ -634,14 +640,22 @@ class Doc implements ConfigDocument {
       this.byKey = byKey;
       this.keyLists = new Array(t.keys.length);
     }
-    const k = this.keyIds.get(key);
-    if (k === undefined) return NO_DIRECTIVES;
+    return this.keyIds.get(key) ?? -1;
+  }
+
+  /** The lines of the directives with key `k` (an index in `keys`), in document order: a view of the grouping. */
+  private linesOfKey(k: number): Int32Array {
+    return this.byKey!.subarray(this.keyStart![k], this.keyStart![k + 1]);
+  }
+
+  directivesWithKey(key: string): readonly DirectiveNode[] {
+    const k = this.keyIdOf(key);
+    if (k < 0) return NO_DIRECTIVES;
     let list = this.keyLists![k];
     if (list === undefined) {
-      const a = this.keyStart![k];
-      const b = this.keyStart![k + 1];
-      const out = new Array<DirectiveNode>(b - a);
-      for (let j = a; j < b; j++) out[j - a] = t.node(this.byKey![j]) as DirectiveNode;
+      const at = this.linesOfKey(k);
+      const out = new Array<DirectiveNode>(at.length);
+      for (let j = 0; j < at.length; j++) out[j] = this.table.node(at[j]) as DirectiveNode;
       this.keyLists![k] = list = out;
     }
     return list;
