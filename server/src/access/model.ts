@@ -552,8 +552,8 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
     const k = d.key;
     if (light && COMPAT_KEYS.has(k)) {
       // A light model keeps only the problems of host rules, and whether a line has any depends
-      // on its text alone: a text already found sound is not split and classified again.
-      if (SOUND_COMPAT.get(doc.text, d.start, d.end)) return;
+      // on its text alone: a text found sound is remembered (the loop that calls this for the
+      // host rules skips a remembered one).
       const before = problems.length;
       compatDirective(d, ctx, sc);
       if (problems.length === before) SOUND_COMPAT.set(doc.text, d.start, d.end, true);

@@ -74,10 +74,9 @@ export const mixedAccessRule: Rule = {
     if (!compatLines.length) return out;
     // The host rules of a scope, looked up only for the scopes that hold a 2.4-style line (a large
     // file has thousands of scopes with host rules and few of those).
-    // (Grouped by scope from the file's index of names, made on the first scope asked about: the
-    // lines of the scopes themselves are not looked at.)
-    // (By the scope's index in doc.sections, the last slot for the top level: line indices; a node
-    // is made only for a line found read with a 2.4-style one, which its section alone decides.)
+    // (Grouped on the first scope asked about, by the scope's index in doc.sections, the last slot
+    // for the top level: line indices; a node is made only for a line found read with a 2.4-style
+    // one, which its section alone decides.)
     const top = doc.sections.length;
     let linesByScope: Array<number[] | undefined> | null = null;
     const compatOf = (scope: SectionNode | null): readonly number[] => {

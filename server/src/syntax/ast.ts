@@ -160,8 +160,8 @@ export interface ConfigDocument {
   readonly directiveKeys: readonly string[];
   /** The directives with this key, in document order (an empty list for a key the file lacks). */
   directivesWithKey(key: string): readonly DirectiveNode[];
-  /** The directives with any of these keys, in document order (a new list on every call). */
-  directivesWithKeys(keys: readonly string[]): DirectiveNode[];
+  /** The directives with any of these keys, in document order (one list per set of keys, shared: read it, never change it). */
+  directivesWithKeys(keys: readonly string[]): readonly DirectiveNode[];
   /**
    * The line indices of the directives with any of these keys, in document order: with startOf,
    * endOf, parentOf and keyOf, a rule that looks at thousands of lines and reports most of them

@@ -498,6 +498,8 @@ class Doc implements ConfigDocument {
   private keyLists: (readonly DirectiveNode[] | undefined)[] | null = null;
   /** linesWithKeys's answers, by the keys asked for. */
   private keyLines: Map<string, Int32Array> | null = null;
+  /** directivesWithKeys's answers, by the keys asked for. */
+  private keyNodes: Map<string, readonly DirectiveNode[]> | null = null;
 
   constructor(
     readonly text: string,
@@ -565,11 +567,16 @@ class Doc implements ConfigDocument {
     return (this.top ??= this.table.childrenOf(-1, 0, this.table.count));
   }
 
-  directivesWithKeys(keys: readonly string[]): DirectiveNode[] {
-    const at = this.linesWithKeys(keys);
-    const out = new Array<DirectiveNode>(at.length);
-    for (let j = 0; j < at.length; j++) out[j] = this.table.node(at[j]) as DirectiveNode;
-    return out;
+  directivesWithKeys(keys: readonly string[]): readonly DirectiveNode[] {
+    const id = keys.join(' ');
+    let known = (this.keyNodes ??= new Map()).get(id);
+    if (known === undefined) {
+      const at = this.linesWithKeys(keys);
+      const out = new Array<DirectiveNode>(at.length);
+      for (let j = 0; j < at.length; j++) out[j] = this.table.node(at[j]) as DirectiveNode;
+      this.keyNodes.set(id, (known = out));
+    }
+    return known;
   }
 
   linesWithKeys(keys: readonly string[]): Int32Array {
@@ -607,11 +614,11 @@ class Doc implements ConfigDocument {
   }
 
   startOf(i: number): number {
-    return this.table.kind[i] === BLANK ? this.table.lineStart[i] : this.table.start[i];
+    return this.table.start[i];
   }
 
   endOf(i: number): number {
-    return this.table.kind[i] === BLANK ? this.table.lineStart[i] : this.table.end[i];
+    return this.table.end[i];
   }
 
   parentOf(i: number): SectionNode | null {

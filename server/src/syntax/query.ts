@@ -1,30 +1,15 @@
 /**
- * Lookups over a parsed file that many rules make: the directives by (lower-case) name. The tree
- * groups its directives by key (ConfigDocument.directivesWithKey); lists of several keys are
- * merged here, once per tree, for the last tree asked about (the rules of one analysis ask one
- * after another; a WeakMap over every tree costs more: V8 keeps weakly held trees around longer).
+ * Lookups over a parsed file that many rules make: the directives by (lower-case) name, by the
+ * keys they pass, and by offset. The tree keeps each answer by name (ConfigDocument.directivesWithKey
+ * and directivesWithKeys); the offsets are found in its line table.
  */
 import type { ConfigDocument, DirectiveNode, SectionNode } from './ast';
 
-let lastDoc: ConfigDocument | null = null;
-/** directivesNamed's answers for several keys, for the same last tree. */
-let lastNamed = new Map<string, readonly DirectiveNode[]>();
 const NONE: readonly DirectiveNode[] = Object.freeze([]);
 
 /** The directives with any of these keys (lower case), in document order. */
 export function directivesNamed(doc: ConfigDocument, ...keys: string[]): readonly DirectiveNode[] {
-  if (keys.length === 1) return doc.directivesWithKey(keys[0]);
-  if (lastDoc !== doc) {
-    lastDoc = doc;
-    lastNamed = new Map();
-  }
-  const id = keys.join(' ');
-  const known = lastNamed.get(id);
-  if (known) return known;
-  const out = doc.directivesWithKeys(keys);
-  const found = out.length ? out : NONE;
-  lastNamed.set(id, found);
-  return found;
+  return keys.length === 1 ? doc.directivesWithKey(keys[0]) : doc.directivesWithKeys(keys);
 }
 
 /** The directives whose keys pass `test`, in document order. */
