@@ -4,7 +4,7 @@
  * side (`<IfModule !mod_authz_core.c>` … `<IfModule mod_authz_core.c>`); the
  * 2.2 branch is never read by 2.4 and must not be reported as if it were.
  */
-import { detached, type ConfigDocument, type SectionNode } from '../syntax';
+import { detached, SpanCache, type ConfigDocument, type SectionNode } from '../syntax';
 import { isHttpdModule } from '../facts';
 
 /** The three kinds of server a file may be read by. */
@@ -173,8 +173,7 @@ export function readersOf(sections: readonly SectionNode[]): Set<Reader> {
 const SUBSETS: ReadonlyArray<ReadonlySet<Reader>> = Array.from({ length: 1 << ALL_READERS.length }, (_, m) => new Set(ALL_READERS.filter((_r, i) => m & (1 << i))));
 const EVERY_MASK = (1 << ALL_READERS.length) - 1;
 const EVERY_READER: ReadonlySet<Reader> = SUBSETS[EVERY_MASK];
-const GUARD_MASKS = new Map<string, number>();
-const GUARD_MASKS_LIMIT = 4096;
+const GUARD_MASKS = new SpanCache<number>(4096);
 
 function maskOf(set: ReadonlySet<Reader>): number {
   let m = 0;
@@ -182,16 +181,17 @@ function maskOf(set: ReadonlySet<Reader>): number {
   return m;
 }
 
-/** The readers a guard section's own test lets in, as a mask of ALL_READERS. */
+/**
+ * The readers a guard section's own test lets in, as a mask of ALL_READERS. Remembered by the tag
+ * as written (its stretch of the file: the same tag is the same test), so that a file repeating
+ * `<IfModule mod_authz_core.c>` thousands of times has its tags neither split into words nor
+ * cut out on each analysis.
+ */
 function guardMask(s: SectionNode): number {
-  const args = s.args;
-  let id = s.key;
-  for (let i = 0; i < args.length; i++) id += '\u0000' + args[i].value;
-  let m = GUARD_MASKS.get(id);
+  let m = GUARD_MASKS.get(s.fileText, s.openStart, s.openEnd);
   if (m === undefined) {
     m = maskOf(readersOf([s]));
-    if (GUARD_MASKS.size >= GUARD_MASKS_LIMIT) GUARD_MASKS.clear();
-    GUARD_MASKS.set(id, m);
+    GUARD_MASKS.set(s.fileText, s.openStart, s.openEnd, m);
   }
   return m;
 }
@@ -329,21 +329,18 @@ const TEST_KEYS = new Set(['ifmodule', 'ifdefine', 'iffile', 'ifdirective', 'ifs
  * same for its plain and its `!` form; null for any other section.
  */
 export function testKeyOf(s: SectionNode): TestKey | null {
-  if (!TEST_KEYS.has(s.key) || !s.args.length) return null;
+  if (!TEST_KEYS.has(s.key)) return null;
   // A file repeats a few tests many times (`<IfModule mod_authz_core.c>` in every block): each
-  // test's key is worked out once, by its section name and word. The cache is bounded.
-  const word = s.args[0].value;
-  const id = s.key + ' ' + word;
-  let known = TEST_KEY_CACHE.get(id);
+  // test's key is worked out once, by the tag as written (see guardMask).
+  let known = TEST_KEY_CACHE.get(s.fileText, s.openStart, s.openEnd);
   if (known === undefined) {
-    known = testKeyOfWord(s.key, word);
-    if (TEST_KEY_CACHE.size >= 4096) TEST_KEY_CACHE.clear();
-    TEST_KEY_CACHE.set(detached(id), known);
+    known = s.args.length ? testKeyOfWord(s.key, s.args[0].value) : null;
+    TEST_KEY_CACHE.set(s.fileText, s.openStart, s.openEnd, known);
   }
   return known;
 }
 
-const TEST_KEY_CACHE = new Map<string, TestKey>();
+const TEST_KEY_CACHE = new SpanCache<TestKey | null>(4096);
 
 function testKeyOfWord(sectionKey: string, word: string): TestKey {
   let arg = word;

@@ -100,6 +100,14 @@ export interface SectionNode {
   /** Its index in the document's `sections` (answers about sections can be kept in arrays by it). */
   readonly index: number;
   /**
+   * The opening tag's range in the file, as `open` has it, and the file's text, read without
+   * making the tag's node or splitting it into words: what a section's tag says follows from
+   * `fileText.slice(openStart, openEnd)`, so answers about it can be cached by that stretch.
+   */
+  readonly openStart: number;
+  readonly openEnd: number;
+  readonly fileText: string;
+  /**
    * A slot the model layer keeps an answer about the section in (model/guards.ts: which servers
    * read what it holds). Not syntax: a field, because a side table per section (a WeakMap) made
    * every keystroke of a large file pay for its insertions.

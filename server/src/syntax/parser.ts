@@ -451,6 +451,18 @@ class Section implements SectionNode {
     return this.table.node(this.openIx) as SectionOpen;
   }
 
+  get openStart(): number {
+    return this.table.start[this.openIx];
+  }
+
+  get openEnd(): number {
+    return this.table.end[this.openIx];
+  }
+
+  get fileText(): string {
+    return this.table.text;
+  }
+
   get close(): SectionClose | null {
     return this.closeIx < 0 ? null : (this.table.node(this.closeIx) as SectionClose);
   }
