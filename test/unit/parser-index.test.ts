@@ -92,6 +92,11 @@ function check(text: string, order: 'lines' | 'children' | 'keys'): void {
   const two = doc.directiveKeys.slice(0, 2);
   assert.deepEqual(directivesNamed(doc, ...two), directives.filter((d) => two.includes(d.key)));
   assert.deepEqual([...doc.linesWithKeys(two)], directives.filter((d) => two.includes(d.key)).map((d) => d.lineIndex));
+  // Several keys merged in document order, whatever their order, a key named twice or one the file lacks.
+  assert.deepEqual([...doc.linesWithKeys(doc.directiveKeys)], directives.map((d) => d.lineIndex));
+  const some = [...doc.directiveKeys.slice(0, 4)].reverse();
+  const asked = [...some, 'no-such-directive', ...some.slice(0, 1)];
+  assert.deepEqual([...doc.linesWithKeys(asked)], directives.filter((d) => some.includes(d.key)).map((d) => d.lineIndex));
   assert.deepEqual(directivesWhere(doc, (k) => k.startsWith('a')), directives.filter((d) => d.key.startsWith('a')));
   // Lookups by offset.
   for (let i = 0; i < lines.length; i++) {

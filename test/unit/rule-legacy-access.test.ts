@@ -55,6 +55,23 @@ describe('rule legacy-access: findings', () => {
     const text = lines('<Directory /srv>', '  # apacheconf-disable-next-line legacy-access', '  Order deny,allow', '  Deny from all', '</Directory>');
     assert.deepEqual(covered(text, findingsOf(text, 'legacy-access')), ['Deny from all']);
   });
+
+  // The mark in any case and spacing silences; a comment that only starts like it, or another word, does not.
+  for (const [mark, silenced] of [
+    ['# apacheconf-disable-next-line legacy-access', true],
+    ['#APACHECONF-Disable-Next-Line legacy-access', true],
+    ['#  \tApacheConf-disable-next-line', true],
+    ['# apacheconf-disable-next-line', true],
+    ['# apacheconf-disable-next-lines legacy-access', false],
+    ['# apacheconf_disable-next-line legacy-access', false],
+    ['# apacheconf-disable legacy-access', false],
+    ['# Access for the office network.', false],
+  ] as const) {
+    it(`a comment ${JSON.stringify(mark)} ${silenced ? 'silences' : 'does not silence'} the next line`, () => {
+      const text = lines('<Directory /srv>', '  ' + mark, '  Order deny,allow', '  Deny from all', '</Directory>');
+      assert.deepEqual(covered(text, findingsOf(text, 'legacy-access')), silenced ? ['Deny from all'] : ['Order deny,allow', 'Deny from all']);
+    });
+  }
 });
 
 describe('rule legacy-access: messages (shared between lines of the same text)', () => {

@@ -52,7 +52,6 @@ function sectionLabel(s: SectionNode | null): string {
   return s ? code(openTagText(s)) : 'the top level of this file';
 }
 
-const NO_LINES: readonly number[] = [];
 const COMPAT_LIST = [...COMPAT_DIRECTIVES];
 
 export const mixedAccessRule: Rule = {
@@ -74,24 +73,38 @@ export const mixedAccessRule: Rule = {
     if (!compatLines.length) return out;
     // The host rules of a scope, looked up only for the scopes that hold a 2.4-style line (a large
     // file has thousands of scopes with host rules and few of those).
-    // (Grouped on the first scope asked about, by the scope's index in doc.sections, the last slot
-    // for the top level: line indices; a node is made only for a line found read with a 2.4-style
-    // one, which its section alone decides.)
+    // (Grouped on the first scope asked about, by counting: `byScope[first[slot] .. first[slot + 1])`
+    // are the line indices of the scope whose index in doc.sections is `slot`, the last slot for
+    // the top level. A node is made only for a line found read with a 2.4-style one, which its
+    // section alone decides.)
     const top = doc.sections.length;
-    let linesByScope: Array<number[] | undefined> | null = null;
-    const compatOf = (scope: SectionNode | null): readonly number[] => {
-      if (!linesByScope) {
-        linesByScope = new Array(top + 1);
-        for (let ix = 0; ix < compatLines.length; ix++) {
-          const i = compatLines[ix];
-          const sc = scopeOf({ parent: doc.parentOf(i) });
-          const slot = sc ? sc.index : top;
-          const list = linesByScope[slot];
-          if (list) list.push(i);
-          else linesByScope[slot] = [i];
-        }
+    let byScope: Int32Array | null = null;
+    let first: Int32Array | null = null;
+    const group = (): void => {
+      const slots = new Int32Array(compatLines.length);
+      first = new Int32Array(top + 2);
+      for (let ix = 0; ix < compatLines.length; ix++) {
+        let p = doc.parentOf(compatLines[ix]);
+        while (p && TRANSPARENT.has(p.key)) p = p.parent;
+        const slot = p ? p.index : top;
+        slots[ix] = slot;
+        first[slot + 1]++;
       }
-      return linesByScope[scope ? scope.index : top] ?? NO_LINES;
+      for (let k = 0; k <= top; k++) first[k + 1] += first[k];
+      const fill = first.slice(0, top + 1);
+      byScope = new Int32Array(compatLines.length);
+      for (let ix = 0; ix < compatLines.length; ix++) byScope[fill[slots[ix]]++] = compatLines[ix];
+    };
+    /** The host-rule lines of `scope` read with `d`, as nodes. */
+    const partnersOf = (scope: SectionNode | null, d: DirectiveNode): DirectiveNode[] => {
+      if (!byScope) group();
+      const slot = scope ? scope.index : top;
+      const found: DirectiveNode[] = [];
+      for (let j = first![slot]; j < first![slot + 1]; j++) {
+        const i = byScope![j];
+        if (coRead({ parent: doc.parentOf(i) }, d)) found.push(doc.lineAt(i) as DirectiveNode);
+      }
+      return found;
     };
     // The 2.4-style lines: `Require` and `AuthMerging` lines, and whatever a Require container holds.
     // Each is looked at with the host rules of its scope (a large file has thousands of scopes,
@@ -109,13 +122,11 @@ export const mixedAccessRule: Rule = {
     for (const d of styled) {
       if (seen[d.lineIndex] === 1) continue;
       seen[d.lineIndex] = 1;
+      const scope = scopeOf(d);
+      const partners = partnersOf(scope, d);
+      if (!partners.length) continue;
       const why = newStyleReason(d);
       if (!why) continue;
-      const scope = scopeOf(d);
-      const compat = compatOf(scope);
-      if (!compat.length) continue;
-      const partners = compat.filter((i) => coRead({ parent: doc.parentOf(i) }, d)).map((i) => doc.lineAt(i) as DirectiveNode);
-      if (!partners.length) continue;
       const satisfyAny = partners.some((c) => c.key === 'satisfy' && c.args[0]?.value.toLowerCase() === 'any');
       let how = satisfyAny
         ? 'With `Satisfy Any`, a client the host rules let in gets in without this line being consulted.'

@@ -13,6 +13,18 @@ export interface Suppressions {
   silenced(rule: string, offset: number): boolean;
 }
 
+const MARK_WORD = 'apacheconf-disable-next-line';
+
+/** Whether `text` at `i` starts with the mark's word, in any case (a letter's case bit aside, the codes must match). */
+function startsMark(text: string, i: number): boolean {
+  for (let k = 0; k < MARK_WORD.length; k++) {
+    const c = text.charCodeAt(i + k);
+    const w = MARK_WORD.charCodeAt(k);
+    if (c !== w && (w < 0x61 || w > 0x7a || c !== w - 0x20)) return false;
+  }
+  return true;
+}
+
 export function collectSuppressions(doc: ConfigDocument): Suppressions {
   const spans: Array<{ start: number; end: number; rules: Set<string> | null }> = [];
   let pending: Set<string> | null | undefined;
@@ -21,11 +33,11 @@ export function collectSuppressions(doc: ConfigDocument): Suppressions {
   for (let ix = 0; ix < doc.lineCount; ix++) {
     const type = doc.lineType(ix);
     if (type === 'comment') {
-      // Only a comment whose first word starts with an `a` can be a mark: the others are not read
-      // (and need no node).
+      // Only a comment whose first word is the mark's, in any case, can be a mark: the others are
+      // not read (and need no node).
       let i = doc.startOf(ix) + 1;
       while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++;
-      if ((text.charCodeAt(i) | 0x20) !== 0x61 /* a */) continue;
+      if (!startsMark(text, i)) continue;
       const node = doc.lineAt(ix) as CommentNode;
       const m = MARK.exec(node.text);
       if (m) {

@@ -604,24 +604,43 @@ class Doc implements ConfigDocument {
     return known;
   }
 
-  /** One pass over the kind and key columns: lists of several keys are not merged. */
+  /**
+   * The lines of several keys in document order: their lists in the grouping by key (see
+   * keyIdOf), merged. (A scan of every line's kind and key, twice, cost more than the merge of
+   * the few lists a rule asks for.)
+   */
   private scanKeys(keys: readonly string[]): Int32Array {
-    const t = this.table;
-    const want = new Uint8Array(t.keys.length);
-    let any = false;
-    for (const k of keys) {
-      const id = t.keys.indexOf(k);
-      if (id >= 0) want[id] = 1;
-      any ||= id >= 0;
+    const lists: Int32Array[] = [];
+    const ids: number[] = [];
+    let total = 0;
+    for (let j = 0; j < keys.length; j++) {
+      const k = this.keyIdOf(keys[j]);
+      // (A key named twice is taken once.)
+      if (k < 0 || ids.includes(k)) continue;
+      ids.push(k);
+      const l = this.linesOfKey(k);
+      if (!l.length) continue;
+      lists.push(l);
+      total += l.length;
     }
-    if (!any) return new Int32Array(0);
-    const kind = t.kind;
-    const ref = t.ref;
-    let n = 0;
-    for (let i = 0; i < t.count; i++) if (kind[i] === DIRECTIVE && want[ref[i]] === 1) n++;
-    const out = new Int32Array(n);
-    n = 0;
-    for (let i = 0; i < t.count; i++) if (kind[i] === DIRECTIVE && want[ref[i]] === 1) out[n++] = i;
+    if (lists.length === 0) return new Int32Array(0);
+    if (lists.length === 1) return lists[0];
+    const out = new Int32Array(total);
+    // Each list's next line: the smallest of them is the next one out (a few lists, so a scan of
+    // their heads is cheaper than a heap).
+    const at = new Int32Array(lists.length);
+    for (let n = 0; n < total; n++) {
+      let best = -1;
+      let min = 0;
+      for (let j = 0; j < lists.length; j++) {
+        if (at[j] < lists[j].length && (best < 0 || lists[j][at[j]] < min)) {
+          best = j;
+          min = lists[j][at[j]];
+        }
+      }
+      out[n] = min;
+      at[best]++;
+    }
     return out;
   }
 
