@@ -471,7 +471,17 @@ export type ScopeTest = (s: Scope) => boolean;
 
 function components(p: string): number {
   const n = normPath(p);
-  return n === '/' ? 1 : n.split('/').length;
+  if (n === '/') return 1;
+  let k = 1;
+  for (let i = 0; i < n.length; i++) if (n.charCodeAt(i) === 47) k++;
+  return k;
+}
+
+/** components(s.pattern), kept on the scope (its pattern never changes): it orders the sections of every point. */
+function depthOf(s: Scope): number {
+  let d = s.dirDepth;
+  if (d === undefined) d = s.dirDepth = components(s.pattern);
+  return d;
 }
 
 /** Whether a scope can change what a request gets: access lines, auth settings or variables. */
@@ -531,38 +541,80 @@ export function appliedScopes(model: AccessModel, test: ScopeTest, onlyAccess = 
   const inVhost = (s: Scope) => (withinVirtualHost(s) ? 1 : 0);
   const out: Applied[] = [];
   const dirLevel = model.context === 'htaccess' || model.context === 'directory';
-  const top = scopes.find((s) => s.kind === 'top')!;
-  out.push({ scope: top, walk: dirLevel ? 'dir' : 'base' });
-  for (const v of scopes.filter((s) => s.kind === 'virtualhost')) out.push({ scope: v, walk: 'base' });
-  const plainDirs = scopes
-    .filter((s) => (s.kind === 'directory' || s.kind === 'proxy') && !s.regex)
-    .sort((a, b) => components(a.pattern) - components(b.pattern) || inVhost(a) - inVhost(b) || a.index - b.index);
-  const regexDirs = scopes
-    .filter((s) => ((s.kind === 'directory' || s.kind === 'proxy') && s.regex) || s.kind === 'directorymatch' || s.kind === 'proxymatch')
-    .sort((a, b) => inVhost(a) - inVhost(b) || a.index - b.index);
-  const dirs = [...plainDirs, ...regexDirs];
-  for (const d of dirs) out.push({ scope: d, walk: 'dir' });
-  const isFiles = (s: Scope) => s.kind === 'files' || s.kind === 'filesmatch';
-  const nestedIn = (s: Scope): Scope | null => {
-    for (let p = s.parent; p; p = p.parent) if (p.kind !== 'virtualhost' && p.kind !== 'top') return p;
-    return dirLevel ? top : null;
-  };
-  const dirRank = (s: Scope | null): number => (s === null ? -1 : s === top ? 0 : dirs.indexOf(s) + 1);
-  const files = scopes
-    .filter(isFiles)
-    .sort((a, b) => dirRank(nestedIn(a)) - dirRank(nestedIn(b)) || inVhost(a) - inVhost(b) || a.index - b.index);
+  // Each kind of section in one pass, in the order of `scopes` (each list is then sorted; most
+  // hold one section or none, and are left as they are). Called for every request point.
+  let top: Scope | undefined;
+  const vhosts: Scope[] = [];
+  const plainDirs: Scope[] = [];
+  const regexDirs: Scope[] = [];
+  const files: Scope[] = [];
+  const locs: Scope[] = [];
+  const ifs: Scope[] = [];
+  for (let i = 0; i < scopes.length; i++) {
+    const s = scopes[i];
+    switch (s.kind) {
+      case 'top':
+        top ??= s;
+        break;
+      case 'virtualhost':
+        vhosts.push(s);
+        break;
+      case 'directory':
+      case 'proxy':
+        (s.regex ? regexDirs : plainDirs).push(s);
+        break;
+      case 'directorymatch':
+      case 'proxymatch':
+        regexDirs.push(s);
+        break;
+      case 'files':
+      case 'filesmatch':
+        files.push(s);
+        break;
+      case 'location':
+      case 'locationmatch':
+        locs.push(s);
+        break;
+      case 'if':
+      case 'elseif':
+      case 'else':
+        ifs.push(s);
+        break;
+    }
+  }
+  out.push({ scope: top!, walk: dirLevel ? 'dir' : 'base' });
+  for (const v of vhosts) out.push({ scope: v, walk: 'base' });
+  if (plainDirs.length > 1) plainDirs.sort((a, b) => depthOf(a) - depthOf(b) || inVhost(a) - inVhost(b) || a.index - b.index);
+  if (regexDirs.length > 1) regexDirs.sort((a, b) => inVhost(a) - inVhost(b) || a.index - b.index);
+  for (const d of plainDirs) out.push({ scope: d, walk: 'dir' });
+  for (const d of regexDirs) out.push({ scope: d, walk: 'dir' });
+  if (files.length > 1) {
+    const nestedIn = (s: Scope): Scope | null | undefined => {
+      for (let p = s.parent; p; p = p.parent) if (p.kind !== 'virtualhost' && p.kind !== 'top') return p;
+      return dirLevel ? top : null;
+    };
+    // A <Files> section's rank: that of the directory it sits in (-1 outside any, 0 at the top).
+    const rank = new Map<Scope, number>();
+    for (const f of files) {
+      const s = nestedIn(f);
+      const k = plainDirs.indexOf(s as Scope);
+      const j = k >= 0 ? k : regexDirs.indexOf(s as Scope) >= 0 ? plainDirs.length + regexDirs.indexOf(s as Scope) : -1;
+      rank.set(f, s === null ? -1 : s === top ? 0 : j + 1);
+    }
+    files.sort((a, b) => rank.get(a)! - rank.get(b)! || inVhost(a) - inVhost(b) || a.index - b.index);
+  }
   for (const f of files) out.push({ scope: f, walk: 'files' });
-  const locs = scopes.filter((s) => s.kind === 'location' || s.kind === 'locationmatch').sort((a, b) => inVhost(a) - inVhost(b) || a.index - b.index);
+  if (locs.length > 1) locs.sort((a, b) => inVhost(a) - inVhost(b) || a.index - b.index);
   for (const l of locs) out.push({ scope: l, walk: 'location' });
-  const order = new Map<Scope, number>();
-  out.forEach((a, i) => order.set(a.scope, i));
-  const ifs = scopes
-    .filter((s) => s.kind === 'if' || s.kind === 'elseif' || s.kind === 'else')
-    .sort((a, b) => {
+  if (ifs.length > 1) {
+    const order = new Map<Scope, number>();
+    out.forEach((a, i) => order.set(a.scope, i));
+    ifs.sort((a, b) => {
       const pa = a.parent ? order.get(a.parent) ?? -1 : -1;
       const pb = b.parent ? order.get(b.parent) ?? -1 : -1;
       return pa - pb || a.index - b.index;
     });
+  }
   for (const s of ifs) out.push({ scope: s, walk: 'if' });
   return out;
 }

@@ -197,6 +197,8 @@ export interface Scope {
    */
   dirPattern?: string;
   dirWild?: boolean;
+  /** How many components normPath(pattern) has, for ordering `<Directory>` sections (kept by appliedScopes). */
+  dirDepth?: number;
 }
 
 export type ProblemCode =
