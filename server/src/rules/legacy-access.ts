@@ -40,7 +40,7 @@ function quickFindings(doc: ConfigDocument): Finding[] {
  */
 import type { DirectiveNode, Finding, Fix, HtaccessUnder, Rule } from './types';
 import { codeLine, COMPAT_DIRECTIVES, in22Branch, readers } from './scope';
-import { detached, directivesNamed, SpanCache, type ConfigDocument, type SectionNode } from '../syntax';
+import { detached, directivesNamed, hasDirective, SpanCache, type ConfigDocument, type SectionNode } from '../syntax';
 import { FRAGMENT_BECAUSE, INCLUDED_NOTE, isBelowDir, lineLabel, openDirsTouching, planMigration, plansAsIncluded, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
 import { ancestors, looksIncluded } from '../model/context';
 import { namesNoModule, only22Inside, readersInside, testKeyOf } from '../model/guards';
@@ -240,7 +240,8 @@ function outsideNote(root: string): string {
  * Include that may bring one (httpd does not start without one; see FRAGMENT_BECAUSE).
  */
 function mayRunAlone(doc: ConfigDocument): boolean {
-  return doc.directives.some((d) => d.key === 'listen' || d.key === 'include' || d.key === 'includeoptional');
+  // (By key: no node is made for the file's other lines.)
+  return hasDirective(doc, 'listen', 'include', 'includeoptional');
 }
 
 export const legacyAccessRule: Rule = {
