@@ -23,7 +23,7 @@ import fc from 'fast-check';
 import { assertExactOnHttpd, forEngine, fromEngine, httpdOrSkip, runPair, type MigrationCase, type Migrated } from './migration-cases.test';
 import { HEAD, TABLE, place, type Split } from './in-configuration.test';
 import { authzBlock, compatBlock } from './blocks';
-import { BASIC, GROUPFILE, dir } from './migration-cases.test';
+import { BASIC, GROUPFILE, SUB, dir, loc } from './migration-cases.test';
 import { createService } from '../../server/src/service';
 import { migrateText } from '../../server/src/access';
 
@@ -38,7 +38,7 @@ export function migrateAlone(s: Split, path = '/etc/apache2/conf-enabled/include
   const r = createService().fixText({ text: included, uri: `file://${path}`, context: 'server' });
   const left = r.analysis.findings.filter((f) => f.rule === 'legacy-access' && f.severity !== 'hint');
   const c: MigrationCase = { id: s.id, why: 'included, main file unknown', config: s.root + '\n' + s.included, paths: PATHS, files: FILES, headers: HEADERS };
-  return { c, rewritten: left.length ? null : s.root + '\n' + fromEngine(r.text), reasons: left.map((f) => f.message) };
+  return { c, rewritten: left.length ? null : s.root + '\n' + fromEngine(r.text), reasons: left.map((f) => f.message), forExplain: settleTests };
 }
 
 /** Main files that set access at `/` and the document root (sections read before the included file's), 2.4 lines only. */
@@ -49,11 +49,46 @@ const mainArb = fc
     auth: fc.boolean(),
     where: fc.uniqueArray(fc.constantFrom('sub' as const, 'sub-deep' as const, 'loc-sub' as const, 'files-a' as const, 'other' as const), { minLength: 1, maxLength: 2 }),
     bodies: fc.array(compatBlock, { minLength: 2, maxLength: 2 }),
+    // Tests around the included sections, as packages' files have them (`<IfModule mod_status.c>`
+    // around their <Location>): one httpd passes (mod_mime is loaded), ones it fails.
+    wraps: fc.array(fc.constantFrom(null, null, null, 'IfModule mod_mime.c', 'IfModule mod_status.c', 'IfDefine !NOPE', 'IfDefine NOPE'), { minLength: 3, maxLength: 3 }),
   })
   .map((c) => ({
     root: [HEAD, ...(c.auth ? [dir(`${BASIC}\n${GROUPFILE}`, '/')] : []), ...c.rootWhere.map((w, i) => place(w, c.rootBodies[i]))].join('\n'),
-    included: c.where.map((w, i) => place(w, c.bodies[i])).join('\n'),
+    // Each section in a test of its own, then the whole file in one.
+    included: wrapIn(c.wraps[2], c.where.map((w, i) => wrapIn(c.wraps[i], place(w, c.bodies[i]))).join('\n')),
   }));
+
+/** Modules the oracle's server loads that the wrappers here test (see harness.ts), by short name. */
+const LOADED = new Set(['mime', 'setenvif', 'authz_core', 'access_compat']);
+
+/**
+ * `config` as httpd reads it on the oracle's server: the wrappers' lines gone, and what sits in
+ * a test it fails (`<IfModule mod_status.c>`, `<IfDefine NOPE>`) too.
+ */
+export function settleTests(config: string): string {
+  const stack: boolean[] = [];
+  const out: string[] = [];
+  for (const line of config.split('\n')) {
+    const open = /^\s*<(IfModule|IfDefine)\s+(!?)([^>\s]+)>\s*$/i.exec(line);
+    if (open) {
+      const holds = open[1].toLowerCase() === 'ifmodule' ? LOADED.has(open[3].toLowerCase().replace(/^mod_/, '').replace(/\.c$/, '').replace(/_module$/, '')) : false;
+      stack.push(holds !== (open[2] === '!'));
+      continue;
+    }
+    if (/^\s*<\/(IfModule|IfDefine)>\s*$/i.test(line)) {
+      stack.pop();
+      continue;
+    }
+    if (stack.every(Boolean)) out.push(line);
+  }
+  return out.join('\n');
+}
+
+/** `body` inside `<TAG>` (nothing around it for null). */
+function wrapIn(tag: string | null, body: string): string {
+  return tag ? `<${tag}>\n${body}\n</${tag.split(' ')[0]}>` : body;
+}
 
 const TABLE_24 = TABLE.filter((s) => !COMPAT_LINE.test(s.root));
 
@@ -78,6 +113,24 @@ if (typeof describe === 'function') describe('included files rewritten without t
       assert.match(included.rewritten, /AuthMerging And/);
       await assertExactOnHttpd([included], where);
     }
+  });
+
+  it('sections inside tests httpd may fail (a package\'s <IfModule mod_status.c> around its <Location>) get their rewrite, exact under each main file', async function () {
+    if (!httpdOrSkip(this)) return;
+    const mains = [
+      [HEAD, dir('Require all denied', '/')].join('\n'),
+      [HEAD, dir('Require all denied', '/'), dir('Require all granted')].join('\n'),
+      [HEAD, dir(`${BASIC}\n${GROUPFILE}\nRequire valid-user`, '/')].join('\n'),
+      HEAD,
+    ];
+    const bodies = [
+      wrapIn('IfModule mod_mime.c', loc('/sub', 'Order deny,allow\nDeny from all\nAllow from 127.0.0.2 127.0.0.3')),
+      wrapIn('IfModule mod_status.c', loc('/sub', 'Order deny,allow\nDeny from all\nAllow from 127.0.0.2')),
+      wrapIn('IfDefine !NOPE', dir('Order allow,deny\nAllow from all', SUB) + '\n' + dir('Order deny,allow\nDeny from all\nAllow from 127.0.0.2', `${SUB}/deep`)),
+    ];
+    const migrated = mains.flatMap((root, i) => bodies.map((included, j) => migrateAlone({ id: `wrapped-${i}-${j}`, root, included })));
+    for (const m of migrated) assert.ok(m.rewritten, `${m.c.id}: ${m.reasons[0]}`);
+    assert.equal(await assertExactOnHttpd(migrated, 'wrapped'), migrated.length);
   });
 
   it('table: every rewrite of an included file is exact under its main file', async function () {

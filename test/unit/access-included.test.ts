@@ -68,6 +68,23 @@ describe('legacy-access in a file another includes, the main file unknown', () =
       want: '<Directory /srv/stats>\n    AuthMerging And\n    Require all granted\n</Directory>\n',
     },
     {
+      // Debian's mods-available/status.conf: under a main file's <Directory /> the <Location> is
+      // read only where the module is loaded; the rewrite holds both ways.
+      name: 'a <Location> inside <IfModule mod_status.c>: checked with the module loaded and not, under each main file',
+      text: '<IfModule mod_status.c>\n    <Location /server-status>\n        SetHandler server-status\n        Order deny,allow\n        Deny from all\n        Allow from 127.0.0.1 ::1\n    </Location>\n</IfModule>\n',
+      want: '<IfModule mod_status.c>\n    <Location /server-status>\n        SetHandler server-status\n        AuthMerging And\n        Require ip 127.0.0.1 ::1\n    </Location>\n</IfModule>\n',
+    },
+    {
+      name: 'a directory that lets everyone in and one below it with a host list, inside <IfDefine>: each keeps what it inherits',
+      text: '<IfDefine !NOSITE>\n<Directory /srv/www>\n    Order allow,deny\n    Allow from all\n</Directory>\n<Directory /srv/www/reports>\n    Order deny,allow\n    Deny from all\n    Allow from 192.0.2.0/24\n</Directory>\n</IfDefine>\n',
+      want: '<IfDefine !NOSITE>\n<Directory /srv/www>\n    AuthMerging And\n    Require all granted\n</Directory>\n<Directory /srv/www/reports>\n    AuthMerging And\n    Require ip 192.0.2.0/24\n</Directory>\n</IfDefine>\n',
+    },
+    {
+      name: 'the same in a <VirtualHost>, not wrapped: the file-alone rewrite drops AuthMerging where nothing comes before, so each section keeping what it inherits is tried',
+      text: '<VirtualHost *:80>\n    DocumentRoot /srv/www\n    <Directory /srv/www>\n        Order allow,deny\n        Allow from all\n    </Directory>\n    <Directory /srv/www/reports>\n        Order deny,allow\n        Deny from all\n        Allow from 192.0.2.0/24\n    </Directory>\n</VirtualHost>\n',
+      want: '<VirtualHost *:80>\n    DocumentRoot /srv/www\n    <Directory /srv/www>\n        AuthMerging And\n        Require all granted\n    </Directory>\n    <Directory /srv/www/reports>\n        AuthMerging And\n        Require ip 192.0.2.0/24\n    </Directory>\n</VirtualHost>\n',
+    },
+    {
       name: '--context vhost declares nothing inherited: planned as the whole configuration',
       context: 'vhost',
       text: '<Directory /srv/stats>\n    Order allow,deny\n    Allow from all\n</Directory>\n',

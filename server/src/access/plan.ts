@@ -111,6 +111,12 @@ export interface PlanOptions {
    * others is checked with them still read by mod_access_compat, and never edits them.
    */
   keepLines?: readonly number[];
+  /**
+   * Try first the form that keeps what each section of host rules inherits (`AuthMerging And`, or
+   * `Or` under `Satisfy Any`) even where the file shows nothing before it: a file another includes,
+   * whose main file may set access in `<Directory />` (plansAsIncluded checks it under several).
+   */
+  keepInherited?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -651,6 +657,8 @@ interface GroupFacts {
   compat: Scope[];
   /** Require-only scopes that come after a compat scope for some request. */
   ys: Scope[];
+  /** PlanOptions.keepInherited. */
+  keepInherited?: boolean;
 }
 
 /** One class per representative method (perClass joins those that end up alike). */
@@ -922,6 +930,12 @@ const WRAPPER_KEYS = new Set(['ifmodule', 'ifdefine', 'ifversion', 'iffile', 'if
 function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean | ReadonlySet<Scope>): Candidate[] {
   const none = (x: Scope): boolean => (typeof authNone === 'boolean' ? authNone : authNone.has(x));
   const out: Candidate[] = [];
+  // 0. With keepInherited: every section of host rules keeps what is in force before it, whatever
+  // that is (`AuthMerging And`/`Or`), unless its own Require replaced it anyway.
+  if (f.keepInherited) {
+    const c = formEverywhere(doc, f, none, 'inherit', (x) => (x.authz?.root && (x.authz.merging ?? 'off') === 'off' ? ['off'] : ['merge', 'written']), ['b', 'w']);
+    if (c) out.push(c);
+  }
   // 1. The forms chosen by §8.4's rules; then, when some X was given Off only because what was in
   // force before it lets everyone in at the points seen, the same with AuthMerging there: what is in
   // force before X may differ where the points cannot tell (an <IfDefine> around Debian's
@@ -1011,30 +1025,8 @@ function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean | 
     }
   }
   // 2. Off everywhere with P written out, T(C) copied into the later Require sections.
-  {
-    const edits = new Map<Scope, ScopeEdit>();
-    let ok = true;
-    const xForms = new Map<Scope, XForm>();
-    for (const x of f.compat) {
-      const pts = f.infos.filter((i) => i.x === x);
-      const pEmpty = pts.every((i) => !i.beforeX!.authz.tree);
-      const form: XForm = pEmpty ? 'off' : 'written';
-      const e = xEdit(doc, f, x, form, none(x));
-      if (!e) {
-        ok = false;
-        break;
-      }
-      xForms.set(x, form);
-      edits.set(x, e);
-    }
-    if (ok) {
-      for (const y of f.ys) {
-        const e = yEdit(doc, f, y, 'w', xForms);
-        if (e) edits.set(y, e);
-      }
-      out.push({ name: 'written', edits });
-    }
-  }
+  const written = formEverywhere(doc, f, none, 'written', (x) => (f.infos.every((i) => i.x !== x || !i.beforeX!.authz.tree) ? ['off'] : ['written']), ['w']);
+  if (written) out.push(written);
   // 3. The copy form.
   const c = copyForm(doc, f);
   if (c) out.push(c);
@@ -1050,6 +1042,38 @@ function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean | 
     if (edits.size > spec.edits.size) out.push({ name: 'spec-and-closed', edits });
   }
   return out;
+}
+
+/**
+ * One candidate where each section of host rules takes the first of `formsOf(x)` that can be
+ * written (null when none can, for some section), and each later Require section the first of
+ * `yForms` that can.
+ */
+function formEverywhere(doc: ConfigDocument, f: GroupFacts, none: (x: Scope) => boolean, name: string, formsOf: (x: Scope) => readonly XForm[], yForms: readonly YForm[]): Candidate | null {
+  const xForms = new Map<Scope, XForm>();
+  const edits = new Map<Scope, ScopeEdit>();
+  for (const x of f.compat) {
+    let e: ScopeEdit | null = null;
+    for (const form of formsOf(x)) {
+      e = xEdit(doc, f, x, form, none(x));
+      if (e) {
+        xForms.set(x, form);
+        break;
+      }
+    }
+    if (!e) return null;
+    edits.set(x, e);
+  }
+  for (const y of f.ys) {
+    for (const form of yForms) {
+      const e = yEdit(doc, f, y, form, xForms);
+      if (e) {
+        edits.set(y, e);
+        break;
+      }
+    }
+  }
+  return { name, edits };
 }
 
 /** The last section with host rules before `y` at a point, or null. */
@@ -1437,7 +1461,7 @@ const planCache = new WeakMap<ConfigDocument, Map<string, MigrationPlan>>();
  * on the same tree), so callers must treat the result as read-only.
  */
 export function planMigration(doc: ConfigDocument, ctx: FileContext, options: PlanOptions = {}): MigrationPlan {
-  const key = `${ctx}|${options.mode ?? 'preserve'}|${options.unchecked ? 1 : 0}|${options.clientsPerPoint ? 1 : 0}|${options.wholeFile ? 1 : 0}|${options.exactOnly ? 1 : 0}|${options.directories?.join('\u0000') ?? ''}|${options.keepLines?.join(',') ?? ''}`;
+  const key = `${ctx}|${options.mode ?? 'preserve'}|${options.unchecked ? 1 : 0}|${options.clientsPerPoint ? 1 : 0}|${options.wholeFile ? 1 : 0}|${options.exactOnly ? 1 : 0}|${options.directories?.join('\u0000') ?? ''}|${options.keepLines?.join(',') ?? ''}|${options.keepInherited ? 1 : 0}`;
   let byKey = planCache.get(doc);
   const hit = byKey?.get(key);
   if (hit) return hit;
@@ -1562,7 +1586,7 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
       continue;
     }
     const ys = group.filter((s) => !s.compat && s.authz && infos.some((i) => i.after.includes(s)));
-    const facts: GroupFacts = { model, infos, compat, ys };
+    const facts: GroupFacts = { model, infos, compat, ys, keepInherited: options.keepInherited };
     const candidates = withKeptLeftAlone(buildCandidates(doc, facts), keep, compat);
     let chosen: Candidate | null = null;
     let lastWhy = 'no rewrite form applies here.';
@@ -1955,8 +1979,13 @@ export function checkEditsAt(doc: ConfigDocument, ctx: FileContext, from: number
   const ps = pointsFor(model, group);
   if (ps.truncated) return 'there are too many overlapping sections to check every combination of them';
   const infos = ps.points.map((p) => pointInfo(model, p));
-  if (mixedTests(group, infos, settledByFile(doc), envNamesTested(doc)).length) return 'some sections sit inside tests httpd may or may not pass';
-  const r = checkCandidate(model, { doc: rw }, ctx, ps.points, { budget: CHECK_BUDGET, clientLimit: 5000 });
+  const mixed = mixedTests(group, infos, settledByFile(doc), envNamesTested(doc));
+  if (mixed.length > MAX_WORLD_TESTS) return 'some sections sit inside too many tests httpd may or may not pass';
+  const limits: CheckLimits = { budget: CHECK_BUDGET, clientLimit: 5000 };
+  let r = checkCandidate(model, { doc: rw }, ctx, ps.points, limits);
+  // Sections under tests httpd may fail (an included file's <IfModule mod_status.c> around its
+  // <Location>, under a main file's <Directory />): the rewrite must hold in each way they go.
+  if (r.ok && mixed.length) r = checkWorlds(doc, text, ctx, group, [], mixed, limits, 0, model.knownDirectories).result;
   return r.ok ? null : (r.why ?? 'it changes an answer');
 }
 
