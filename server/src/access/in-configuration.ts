@@ -217,12 +217,18 @@ const key = (edits: readonly OffsetEdit[] | null | undefined): string => (edits 
  * to the file; null when the configuration holds none of the file's lines (it is not included
  * there, or its text differs from what was read), so the file's own plan is all there is.
  */
-export function plansInConfiguration(view: ConfigurationView, file: ConfigDocument, mode: 'preserve' | 'intent' = 'preserve'): Map<DirectiveNode, SectionPlan> | null {
+export function plansInConfiguration(
+  view: ConfigurationView,
+  file: ConfigDocument,
+  mode: 'preserve' | 'intent' = 'preserve',
+  /** Only the exact rewrites and the reasons there are none (PlanOptions.exactOnly): a caller that reads nothing else. */
+  exactOnly = false,
+): Map<DirectiveNode, SectionPlan> | null {
   const map = new OffsetMap(view, file);
   let any = false;
   for (let k = 0; k < view.origins.length && !any; k++) any = map.fileLine(k) >= 0;
   if (!any) return null;
-  const planned = planMigration(view.doc, view.context ?? 'server', { mode, ...viewOptions(view) });
+  const planned = planMigration(view.doc, view.context ?? 'server', { mode, ...viewOptions(view), ...(exactOnly ? { exactOnly } : {}) });
   let sections = unified.get(planned.sections);
   if (!sections) unified.set(planned.sections, (sections = unifyCopies(view, planned.sections)));
   const plan = { ...planned, sections };
@@ -815,8 +821,6 @@ const MAIN_FILES: ReadonlyArray<{ label: string; text: string }> = [
     text: '<Directory />\n    Require all denied\n</Directory>\n<Directory "/var/www">\n    Require all granted\n</Directory>\n<Directory "/var/www/html">\n    Require all granted\n</Directory>\n<Directory "/var/www/cgi-bin">\n    Require all granted\n</Directory>\n<Files ".ht*">\n    Require all denied\n</Files>\n',
   },
 ];
-/** How many of MAIN_FILES (the first ones) a file's rewrites are also planned under, as candidates. */
-const CANDIDATE_MAINS = 2;
 /**
  * Why a server-config file whose folder says nothing is still one another file includes: httpd
  * does not start without a `Listen` line, so a file with none that includes no other file is never
@@ -896,12 +900,9 @@ export function plansAsIncluded(
   const reason = because ?? IN_INCLUDED_FOLDER;
   const note = because ? includedNote(because) : INCLUDED_NOTE;
   const alone = planMigration(file, 'server', { mode });
-  // Planned under a main file only when the rewrites tried before do not hold everywhere: first
-  // under the closed one, then under the one that asks for a password, where a rewrite must keep
-  // what the sections inherit (`AuthMerging And`, or host rules that let everyone through simply
-  // dropped), a form that often holds under the others too.
-  const planned: Array<Map<DirectiveNode, SectionPlan> | null | undefined> = [];
-  const plannedUnder = (k: number, d: DirectiveNode) => (planned[k] === undefined ? (planned[k] = plansInConfiguration(viewUnder(MAIN_FILES[k].text, file, path), file, mode)) : planned[k])?.get(d);
+  // Planned under the closed main file only when the rewrites tried before do not hold everywhere.
+  let closed: Map<DirectiveNode, SectionPlan> | null | undefined;
+  const underClosed = (d: DirectiveNode) => (closed === undefined ? (closed = plansInConfiguration(viewUnder(MAIN_FILES[0].text, file, path), file, mode, true)) : closed)?.get(d);
   // Each main file with the file after it, parsed once for all the checks (and only when one is made).
   let unders: Under[] | undefined;
   const verdicts = new Map<string, boolean>();
@@ -930,20 +931,21 @@ export function plansAsIncluded(
   const keepingInherited = (d: DirectiveNode) => {
     if (!inherit) {
       inherit = new Map();
-      for (const p of planMigration(file, 'server', { mode, keepInherited: true }).sections) for (const x of p.compatDirectives) inherit.set(x, p);
+      for (const p of planMigration(file, 'server', { mode, keepInherited: true, exactOnly: true }).sections) for (const x of p.compatDirectives) inherit.set(x, p);
     }
     return inherit.get(d);
   };
   for (const sp of alone.sections) {
     for (const d of sp.compatDirectives) {
       let robust = sp.exact && holds(sp, sp.exact.edits) ? sp.exact : undefined;
-      if (!robust) {
+      // (Only where the file alone has a rewrite: where it has none, its reason is the file's own.)
+      if (!robust && sp.exact) {
         const other = keepingInherited(d)?.exact;
         if (other && other !== sp.exact && holds(sp, other.edits)) robust = other;
       }
-      for (let k = 0; !robust && k < CANDIDATE_MAINS; k++) {
-        const other = plannedUnder(k, d)?.exact;
-        if (other && other !== sp.exact && holds(sp, other.edits)) robust = other;
+      if (!robust) {
+        const other = underClosed(d)?.exact;
+        if (other && holds(sp, other.edits)) robust = other;
       }
       if (robust) {
         out.set(d, { ...sp, exact: { title: robust.title, edits: robust.edits }, reason: undefined, note });
