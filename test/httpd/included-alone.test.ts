@@ -60,7 +60,7 @@ const mainArb = fc
   }));
 
 /** Modules the oracle's server loads that the wrappers here test (see harness.ts), by short name. */
-const LOADED = new Set(['mime', 'setenvif', 'authz_core', 'access_compat']);
+const LOADED = new Set(['mime', 'dir', 'setenvif', 'authz_core', 'access_compat']);
 
 /**
  * `config` as httpd reads it on the oracle's server: the wrappers' lines gone, and what sits in
@@ -127,6 +127,12 @@ if (typeof describe === 'function') describe('included files rewritten without t
       wrapIn('IfModule mod_mime.c', loc('/sub', 'Order deny,allow\nDeny from all\nAllow from 127.0.0.2 127.0.0.3')),
       wrapIn('IfModule mod_status.c', loc('/sub', 'Order deny,allow\nDeny from all\nAllow from 127.0.0.2')),
       wrapIn('IfDefine !NOPE', dir('Order allow,deny\nAllow from all', SUB) + '\n' + dir('Order deny,allow\nDeny from all\nAllow from 127.0.0.2', `${SUB}/deep`)),
+      // Four tests, as OpenMandriva's fileprotector.conf has (16 readings under each main file).
+      [
+        wrapIn('IfModule mod_dir.c', place('files-a', 'Order allow,deny\nDeny from all')),
+        wrapIn('IfModule !mod_status.c', wrapIn('IfModule mod_dir.c', dir('Order deny,allow\nDeny from all\nAllow from 127.0.0.2', `${SUB}/deep`))),
+        wrapIn('IfDefine NOPE', wrapIn('IfModule mod_mime.c', place('other', 'Order deny,allow\nDeny from all'))),
+      ].join('\n'),
     ];
     const migrated = mains.flatMap((root, i) => bodies.map((included, j) => migrateAlone({ id: `wrapped-${i}-${j}`, root, included })));
     for (const m of migrated) assert.ok(m.rewritten, `${m.c.id}: ${m.reasons[0]}`);

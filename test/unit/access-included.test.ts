@@ -116,4 +116,23 @@ describe('legacy-access in a file another includes, the main file unknown', () =
     assert.ok(f[0].fixes?.some((fx) => /exact only where the main file sets no access/.test(fx.title)), JSON.stringify(f[0].fixes?.map((x) => x.title)));
     assert.equal(createService().fixText({ text, uri: IN }).text, text);
   });
+
+  // OpenMandriva's fileprotector.conf: <FilesMatch> denials inside <IfModule>/<IfDefine> tests.
+  // Each way the tests can go is read (2^n readings under each main file): up to four tests.
+  const guarded = (tests: string[]) => {
+    const blocks = tests.map((t, i) => `<${t}>\n    <FilesMatch "\\.(bak${i})$">\n        Order allow,deny\n        Deny from all\n    </FilesMatch>\n</${t.split(' ')[0]}>\n`);
+    return blocks.join('');
+  };
+  it('sections inside four different tests: each way they go is checked, and the denials become Require all denied', () => {
+    const text = guarded(['IfModule mod_dir.c', 'IfModule !mod_include.c', 'IfDefine HAVE_PHP', 'IfModule !mod_php4.c']);
+    const out = createService().fixText({ text, uri: IN }).text;
+    assert.equal(out, text.replace(/        Order allow,deny\n        Deny from all\n/g, '        Require all denied\n'));
+  });
+  it('inside five: too many ways to check, no preferred rewrite, and the message says so', () => {
+    const text = guarded(['IfModule mod_dir.c', 'IfModule !mod_include.c', 'IfDefine HAVE_PHP', 'IfModule !mod_php4.c', 'IfDefine EXTRA']);
+    assert.equal(createService().fixText({ text, uri: IN }).text, text);
+    const f = createService().analyze({ text, uri: IN }).findings.filter((x) => x.rule === 'legacy-access');
+    assert.ok(f.length && f.every((x) => !x.fixes?.some((fx) => fx.preferred)));
+    for (const x of f) assert.match(x.message, /sit inside 5 tests httpd may or may not pass .*too many ways to check/);
+  });
 });

@@ -398,7 +398,7 @@ function mixedTests(group: Scope[], infos: PointInfo[], settled: (key: string) =
 }
 
 /** The most tests worked out both ways for one group (2^n readings of the file). */
-const MAX_WORLD_TESTS = 3;
+const MAX_WORLD_TESTS = 4;
 
 /**
  * Check a candidate (already exact with every test holding) in every other way the mixed tests
