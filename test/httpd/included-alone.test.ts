@@ -23,7 +23,7 @@ import fc from 'fast-check';
 import { assertExactOnHttpd, forEngine, fromEngine, httpdOrSkip, runPair, type MigrationCase, type Migrated } from './migration-cases.test';
 import { HEAD, TABLE, place, type Split } from './in-configuration.test';
 import { authzBlock, compatBlock } from './blocks';
-import { BASIC, GROUPFILE, SUB, dir, loc } from './migration-cases.test';
+import { BASIC, GROUPFILE, SUB, dir, loc, locMatch } from './migration-cases.test';
 import { createService } from '../../server/src/service';
 import { migrateText } from '../../server/src/access';
 
@@ -52,11 +52,28 @@ const mainArb = fc
     // Tests around the included sections, as packages' files have them (`<IfModule mod_status.c>`
     // around their <Location>): one httpd passes (mod_mime is loaded), ones it fails.
     wraps: fc.array(fc.constantFrom(null, null, null, 'IfModule mod_mime.c', 'IfModule mod_status.c', 'IfDefine !NOPE', 'IfDefine NOPE'), { minLength: 3, maxLength: 3 }),
+    // Sections with no access line around them, each in a test of its own (a package's
+    // `<IfModule mod_lbmethod_*.c>` around a `<Location>` of `ProxyPass` lines).
+    fillers: fc.array(
+      fc.record({
+        where: fc.constantFrom('root' as const, 'docroot' as const, 'sub' as const, 'sub-deep' as const, 'loc-sub' as const, 'files-a' as const, 'other' as const),
+        test: fc.constantFrom('IfModule mod_dir.c', 'IfModule !mod_dir.c', 'IfModule mod_status.c', 'IfModule !mod_status.c', 'IfDefine NOPE', 'IfDefine !NOPE', 'IfDefine NOPE2', 'IfModule mod_setenvif.c'),
+        after: fc.boolean(),
+      }),
+      { maxLength: 6 },
+    ),
   })
   .map((c) => ({
     root: [HEAD, ...(c.auth ? [dir(`${BASIC}\n${GROUPFILE}`, '/')] : []), ...c.rootWhere.map((w, i) => place(w, c.rootBodies[i]))].join('\n'),
     // Each section in a test of its own, then the whole file in one.
-    included: wrapIn(c.wraps[2], c.where.map((w, i) => wrapIn(c.wraps[i], place(w, c.bodies[i]))).join('\n')),
+    included: wrapIn(
+      c.wraps[2],
+      [
+        ...c.fillers.filter((f) => !f.after).map((f) => wrapIn(f.test, place(f.where, 'AddDefaultCharset utf-8'))),
+        ...c.where.map((w, i) => wrapIn(c.wraps[i], place(w, c.bodies[i]))),
+        ...c.fillers.filter((f) => f.after).map((f) => wrapIn(f.test, place(f.where, 'AddDefaultCharset utf-8'))),
+      ].join('\n'),
+    ),
   }));
 
 /** Modules the oracle's server loads that the wrappers here test (see harness.ts), by short name. */
@@ -133,6 +150,30 @@ if (typeof describe === 'function') describe('included files rewritten without t
         wrapIn('IfModule !mod_status.c', wrapIn('IfModule mod_dir.c', dir('Order deny,allow\nDeny from all\nAllow from 127.0.0.2', `${SUB}/deep`))),
         wrapIn('IfDefine NOPE', wrapIn('IfModule mod_mime.c', place('other', 'Order deny,allow\nDeny from all'))),
       ].join('\n'),
+      // Sections with no access line, each in a test of its own, beside the host rules inside one
+      // enclosing section (the test suite's proxy.conf.in: <Location>s of ProxyPass lines, each
+      // in its <IfModule mod_lbmethod_*.c>, in the virtual host of the balancer manager): only the
+      // tests around access lines are worked out both ways (six tests here, four at most).
+      wrapIn(
+        'IfModule mod_setenvif.c',
+        [
+          wrapIn('IfModule mod_dir.c', loc('/', 'AddDefaultCharset utf-8')),
+          wrapIn('IfModule !mod_status.c', loc('/sub', 'AddDefaultCharset utf-8')),
+          wrapIn('IfDefine NOPE', loc('/sub/deep', 'AddDefaultCharset utf-8')),
+          wrapIn('IfDefine !NOPE', dir('AddDefaultCharset utf-8', SUB)),
+          wrapIn('IfDefine NOPE2', place('files-a', 'AddDefaultCharset utf-8')),
+          wrapIn('IfModule mod_mime.c', loc('/sub', 'Order deny,allow\nDeny from all\nAllow from 127.0.0.2')),
+        ].join('\n'),
+      ),
+      // Fourteen regex sections of no access line beside the host rules (Evergreen's
+      // eg_vhost.conf): each may match a request or not, and none changes an answer.
+      wrapIn(
+        'IfModule mod_setenvif.c',
+        [
+          ...Array.from({ length: 14 }, (_, i) => locMatch(i % 2 ? `^/sub/(x${i}|a)\\.html$` : `^/(sub|other)/.*${i}`, 'AddDefaultCharset utf-8')),
+          loc('/sub', 'Order deny,allow\nDeny from all\nAllow from 127.0.0.2'),
+        ].join('\n'),
+      ),
     ];
     const migrated = mains.flatMap((root, i) => bodies.map((included, j) => migrateAlone({ id: `wrapped-${i}-${j}`, root, included })));
     for (const m of migrated) assert.ok(m.rewritten, `${m.c.id}: ${m.reasons[0]}`);

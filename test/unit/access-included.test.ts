@@ -128,6 +128,25 @@ describe('legacy-access in a file another includes, the main file unknown', () =
     const out = createService().fixText({ text, uri: IN }).text;
     assert.equal(out, text.replace(/        Order allow,deny\n        Deny from all\n/g, '        Require all denied\n'));
   });
+  // The test suite's proxy.conf.in: <Location>s of ProxyPass lines, each in a <IfModule
+  // mod_lbmethod_*.c> of its own, beside the section of host rules. Sections with no access line
+  // change no answer whether httpd reads them or not: their tests are not worked out both ways.
+  it('tests around sections with no access line are not counted: five of them beside the host rules, rewritten', () => {
+    const lb = ['byrequests', 'bytraffic', 'bybusyness', 'heartbeat', 'other'].map((m, i) => `    <IfModule mod_lbmethod_${m}.c>\n        <Location /baltest${i}>\n            ProxyPass balancer://foo${i}/\n        </Location>\n    </IfModule>\n`);
+    const text = `<IfModule mod_proxy_balancer.c>\n<VirtualHost *:8080>\n${lb.join('')}    <Location /balancer-manager>\n        SetHandler balancer-manager\n        Allow from all\n    </Location>\n</VirtualHost>\n</IfModule>\n`;
+    const out = createService().fixText({ text, uri: IN }).text;
+    assert.equal(out, text.replace('        Allow from all\n', '        AuthMerging And\n        Require all granted\n'));
+  });
+  // Evergreen's eg_vhost.conf: a virtual host with fifteen <LocationMatch> sections of handlers and
+  // no access line, beside <Location>s of host rules. Each regex may match a request or not, so
+  // counting them made too many combinations; they change no answer either way.
+  it('regex sections with no access line do not count: the host rules beside fourteen of them are rewritten', () => {
+    const handlers = Array.from({ length: 14 }, (_, i) => `    <LocationMatch /app${i}/.*\\.html$>\n        SetHandler perl-script\n    </LocationMatch>\n`);
+    const open = [0, 1, 2].map((i) => `    <Location /app${i}/open>\n        Order allow,deny\n        Allow from all\n    </Location>\n`);
+    const text = `<VirtualHost *:80>\n${handlers.join('')}${open.join('')}</VirtualHost>\n`;
+    const out = createService().fixText({ text, uri: IN }).text;
+    assert.equal(out, text.replace(/        Order allow,deny\n        Allow from all\n/g, '        AuthMerging And\n        Require all granted\n'));
+  });
   it('inside five: too many ways to check, no preferred rewrite, and the message says so', () => {
     const text = guarded(['IfModule mod_dir.c', 'IfModule !mod_include.c', 'IfDefine HAVE_PHP', 'IfModule !mod_php4.c', 'IfDefine EXTRA']);
     assert.equal(createService().fixText({ text, uri: IN }).text, text);
