@@ -906,8 +906,10 @@ export function plansAsIncluded(
   // Each main file with the file after it, parsed once for all the checks (and only when one is made).
   let unders: Under[] | undefined;
   const verdicts = new Map<string, boolean>();
-  const holds = (sp: SectionPlan, edits: readonly OffsetEdit[]): boolean => {
-    const k = key(edits);
+  // A rewrite planned on the file alone was checked there already (the main file that says
+  // nothing): only the other main files are left to check.
+  const holds = (sp: SectionPlan, edits: readonly OffsetEdit[], plannedAlone: boolean): boolean => {
+    const k = `${plannedAlone ? 1 : 0}|${key(edits)}`;
     let ok = verdicts.get(k);
     if (ok === undefined) {
       // The sections the rewrite touches, and its own.
@@ -919,7 +921,7 @@ export function plansAsIncluded(
       }
       const start = file.sections.filter((s) => s.open.start <= from && (s.close?.end ?? file.text.length) >= from).reduce((m, s) => Math.min(m, s.open.start), from);
       unders ??= ['', ...MAIN_FILES.map((m) => m.text)].map((m) => under(m, file));
-      ok = unders.every((u) => failsUnder(u, start, Math.max(to, start + 1), edits) === null);
+      ok = unders.every((u, i) => (plannedAlone && i === 0) || failsUnder(u, start, Math.max(to, start + 1), edits) === null);
       verdicts.set(k, ok);
     }
     return ok;
@@ -937,15 +939,15 @@ export function plansAsIncluded(
   };
   for (const sp of alone.sections) {
     for (const d of sp.compatDirectives) {
-      let robust = sp.exact && holds(sp, sp.exact.edits) ? sp.exact : undefined;
+      let robust = sp.exact && holds(sp, sp.exact.edits, true) ? sp.exact : undefined;
       // (Only where the file alone has a rewrite: where it has none, its reason is the file's own.)
       if (!robust && sp.exact) {
         const other = keepingInherited(d)?.exact;
-        if (other && other !== sp.exact && holds(sp, other.edits)) robust = other;
+        if (other && other !== sp.exact && holds(sp, other.edits, true)) robust = other;
       }
       if (!robust) {
         const other = underClosed(d)?.exact;
-        if (other && holds(sp, other.edits)) robust = other;
+        if (other && holds(sp, other.edits, false)) robust = other;
       }
       if (robust) {
         out.set(d, { ...sp, exact: { title: robust.title, edits: robust.edits }, reason: undefined, note });
