@@ -8,7 +8,7 @@
 // same answer (200 and 404 count as one).
 import assert from 'node:assert/strict';
 import { migrateText } from '../../server/src/access';
-import { mismatches, startOracle, type OracleRequestFor } from './harness';
+import { checkConfig, mismatches, startOracle, type OracleRequestFor } from './harness';
 import { FROMS, forEngine, fromEngine, httpdOrSkip } from './migration-cases.test';
 
 interface Row {
@@ -275,4 +275,26 @@ describe('a <Directory> that names a file, requested with path_info (real httpd)
       await after.stop();
     }
   });
+});
+
+// Host rules at a file's top level: httpd refuses them at server level and in a <VirtualHost>
+// body, so the engine plans no rewrite there and says how to have the file read where it belongs
+// (a bot blocker's list of `Deny from` lines is included inside a <Directory>); the engine's side
+// is in test/unit/rule-legacy-access.test.ts.
+describe('host rules at the top level of a server config or a virtual host (real httpd)', function () {
+  this.timeout(120_000);
+  const lines = 'Order deny,allow\nDeny from 127.0.0.2\nAllow from all';
+  const rows: Array<{ name: string; serverConfig?: string; config: string; ok: boolean; says?: RegExp }> = [
+    { name: 'at server level', serverConfig: lines, config: 'Require all granted', ok: false, says: /order not allowed here/i },
+    { name: 'in a <VirtualHost> body', config: lines, ok: false, says: /not allowed in <VirtualHost> context/i },
+    { name: 'inside a <Directory>', config: `<Directory "@DOCROOT@">\n${lines}\n</Directory>`, ok: true },
+  ];
+  for (const r of rows) {
+    it(`httpd -t ${r.name}: ${r.ok ? 'accepted' : 'refused'}`, async function () {
+      if (!httpdOrSkip(this)) return;
+      const check = await checkConfig([{ id: 'top', config: r.config, ...(r.serverConfig ? { serverConfig: r.serverConfig } : {}) }], { compat: true });
+      assert.equal(check.ok, r.ok, check.output);
+      if (r.says) assert.match(check.output, r.says);
+    });
+  }
 });

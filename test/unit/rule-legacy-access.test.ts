@@ -333,3 +333,32 @@ describe('rule legacy-access: what a .htaccess directory inherits, as declared (
     });
   }
 });
+
+// httpd refuses host rules at server level and in a <VirtualHost> body ("order not allowed here",
+// "deny not allowed in <VirtualHost> context": test/httpd/server-level.test.ts). No rewrite is
+// planned there; the finding says where the lines belong and how to have the file read there.
+describe('rule legacy-access: host rules at the top level of a server or virtual host file', () => {
+  const body = lines('# the bot list, included inside a <Directory>', 'Order deny,allow', 'Deny from 127.0.0.2', 'Allow from all');
+  const rows: Array<{ name: string; text: string; context?: 'vhost' | 'directory'; says: RegExp; fixes: boolean }> = [
+    {
+      name: 'a file with no Listen line: most likely included inside a section',
+      text: body,
+      says: /at the top level of a server configuration \(it stops at the first with "… not allowed here"\), so this file is most likely included inside a `<Directory>` or `<Location>`\. Give the main file that includes it \(`apacheconf fix --root`.*`--context directory`/,
+      fixes: false,
+    },
+    { name: 'a main file (Listen): move the lines', text: lines('Listen 80') + body, says: /at the top level of a server configuration .*: move these lines into the `<Directory>` or `<Location>` they are meant for\.$/, fixes: false },
+    { name: 'a virtual host body: move the lines', text: body, context: 'vhost', says: /in the body of a `<VirtualHost>` \(it stops at the first with "… not allowed in <VirtualHost> context"\): move these lines/, fixes: false },
+    { name: 'the same file read as a <Directory> body gets its rewrite on offer', text: body, context: 'directory', says: /read inside a `<Directory>`/, fixes: true },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      const fs = findingsOf(r.text, 'legacy-access', { context: r.context });
+      assert.equal(fs.length, 3);
+      for (const f of fs) {
+        assert.match(f.message, r.says);
+        assert.equal((f.fixes ?? []).length > 0, r.fixes, f.message);
+        assert.equal((f.fixes ?? []).some((x) => x.preferred), false);
+      }
+    });
+  }
+});

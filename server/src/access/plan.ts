@@ -13,7 +13,7 @@
  * gives the same status everywhere is offered; if none does, the reason names
  * a request that would change.
  */
-import { applyEdits, eolOf, indentAt, openTagText, parse, physicalLine, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
+import { applyEdits, eolOf, hasDirective, indentAt, openTagText, parse, physicalLine, type ConfigDocument, type DirectiveNode, type OffsetEdit, type SectionNode } from '../syntax';
 import type { FileContext } from '../model/context';
 import { ALL_READERS, readBy24Surely, readDependsOnCompat, readersInside, readersOf, readWithCompatOnly, readWithoutCompatOnly, settledByFile, testKeyOf } from '../model/guards';
 import {
@@ -1560,7 +1560,7 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
       continue;
     }
     if (compat.some((x) => !x.section)) {
-      fail('Order/Allow/Deny/Satisfy are not allowed at the top level of a server or virtual host configuration.');
+      fail(topLevelReason(doc, ctx));
       continue;
     }
     const tested = envTested ??= envNamesTested(doc);
@@ -2015,3 +2015,21 @@ export function migrateText(text: string, ctx: FileContext, options: PlanOptions
 }
 
 export type { AuthzContainer, AuthzLeaf, AuthzNode };
+
+/**
+ * Why host rules at a file's top level get no rewrite in a server or virtual host context: httpd
+ * refuses them there ("order not allowed here", "deny not allowed in <VirtualHost> context"). A
+ * file that has them and no `Listen` line is almost always a piece included inside a section
+ * (a bot blocker's list under `<Directory>`), so the way to have it rewritten is said.
+ */
+function topLevelReason(doc: ConfigDocument, ctx: FileContext): string {
+  const where = ctx === 'vhost' ? 'in the body of a `<VirtualHost>`' : 'at the top level of a server configuration';
+  const says = ctx === 'vhost' ? 'not allowed in <VirtualHost> context' : 'not allowed here';
+  const head = `httpd refuses \`Order\`, \`Allow\`, \`Deny\` and \`Satisfy\` ${where} (it stops at the first with "… ${says}")`;
+  if (ctx === 'vhost' || hasDirective(doc, 'listen')) return `${head}: move these lines into the \`<Directory>\` or \`<Location>\` they are meant for.`;
+  return (
+    `${head}, so this file is most likely included inside a \`<Directory>\` or \`<Location>\`. ` +
+    'Give the main file that includes it (`apacheconf fix --root`, or open its folder in the editor) to have these lines planned there, ' +
+    'or say the file is the body of a `<Directory>` (`--context directory`, or `fileContexts` in `.apacheconf.json` or the editor\'s settings).'
+  );
+}
