@@ -33,7 +33,7 @@ import {
   type Scope,
 } from './model';
 import { accessScopes, appliedScopes, hasAccessEffect, mergeApplied, evaluateState, scopesThatApply, type Applied, type Client, type MergedState, type Tree } from './evaluate';
-import { normPath, scopesOverlap } from './region';
+import { cachedRegion, normPath, regionsOverlap, scopesOverlap } from './region';
 import { accessNotes, type NoteFix, type NoteRule, type PlanNote } from './analysis';
 import { clientsFor, describeClient, pointsFor, mainServerUnreachable, reachedThroughOtherHosts, selectedScopes, type ClientSet, type Point, type PointSet } from './points';
 import { onlyGroupApplies, projectEdits, projectForGroup, sectionsByOrigin, type Projection } from './projection';
@@ -1411,12 +1411,25 @@ function groupsOf(model: AccessModel): Scope[][] {
     }
     return i;
   };
-  for (let i = 0; i < act.length; i++) {
+  // Each scope's region looked up once, not twice a pair; two sections of different virtual hosts
+  // never meet (regionsOverlap's first test), so those pairs are passed over before any lookup.
+  const regions = act.map(cachedRegion);
+  // Once every section is in one group no pair can change anything (a <Location> at the top level
+  // meets every <Directory>: a large file is often one group after its first few sections).
+  let groupCount = act.length;
+  outer: for (let i = 0; i < act.length && groupCount > 1; i++) {
+    const a = regions[i];
+    // (i's root stays a root while j runs: a merge only ever hangs j's root under it.)
+    const ri = find(i);
     for (let j = i + 1; j < act.length; j++) {
-      const ri = find(i);
+      const b = regions[j];
+      if (a.vhost && b.vhost && a.vhost !== b.vhost) continue;
       const rj = find(j);
       if (ri === rj) continue;
-      if (scopesOverlap(act[i], act[j])) parent[rj] = ri;
+      if (regionsOverlap(a, b)) {
+        parent[rj] = ri;
+        if (--groupCount === 1) break outer;
+      }
     }
   }
   const groups = new Map<number, Scope[]>();

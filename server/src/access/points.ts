@@ -153,6 +153,15 @@ function unfollowedMapping(model: AccessModel): boolean {
 /** unfollowedMapping's answer per document (asked once per virtual host). */
 const UNFOLLOWED = new WeakMap<object, boolean>();
 
+/** Whether the file has a `<Proxy>` or `<ProxyMatch>` section, per document (asked once per virtual host). */
+function hasProxySection(model: AccessModel): boolean {
+  let v = PROXY_SECTIONS.get(model.doc);
+  if (v === undefined) PROXY_SECTIONS.set(model.doc, (v = model.doc.sections.some((x) => x.key === 'proxy' || x.key === 'proxymatch')));
+  return v;
+}
+
+const PROXY_SECTIONS = new WeakMap<object, boolean>();
+
 function computeMapping(model: AccessModel, vhost: Scope | null): Mapping | null {
   if (unfollowedMapping(model)) return null;
   const top = model.scopes[0];
@@ -187,7 +196,7 @@ function computeMapping(model: AccessModel, vhost: Scope | null): Mapping | null
     // (`UserDir disabled` alone turns it off; any other line may turn it on for some users.)
     if (s.directives.some((d) => d.key === 'userdir' && !(d.args.length === 1 && d.args[0].value.toLowerCase() === 'disabled'))) userDir = true;
   }
-  if (model.doc.sections.some((x) => x.key === 'proxy' || x.key === 'proxymatch')) return null;
+  if (hasProxySection(model)) return null;
   return root ? { root: normPath(root), aliases, ...(userDir ? { userDir: true as const } : {}) } : null;
 }
 

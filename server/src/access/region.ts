@@ -356,7 +356,7 @@ export function regionsOverlap(a: Region, b: Region): boolean {
 
 /** A scope's region never changes once the model is built. */
 const REGION_CACHE = new WeakMap<Scope, Region>();
-function cachedRegion(s: Scope): Region {
+export function cachedRegion(s: Scope): Region {
   let r = REGION_CACHE.get(s);
   if (!r) REGION_CACHE.set(s, (r = regionOf(s)));
   return r;
