@@ -84,6 +84,20 @@ function prng(seed: number): () => number {
  * auth, 2.2 access blocks (some continued over lines), dual-version blocks,
  * rewrite rules, comments and blank lines.
  */
+/**
+ * A file of `n` virtual hosts with no Listen line (one another file includes), each with a
+ * directory of 2.2 host rules and, for every third, a password area with `Satisfy Any`.
+ */
+export function generateHosts(n: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    out.push(`<VirtualHost *:80>`, `    ServerName site${i}.example.com`, `    DocumentRoot /srv/site${i}`, `    <Directory /srv/site${i}>`, '        Order allow,deny', '        Allow from all', '    </Directory>');
+    if (i % 3 === 0) out.push(`    <Directory /srv/site${i}/admin>`, '        AuthType Basic', '        AuthName "admin"', `        AuthUserFile /etc/apache2/site${i}.passwd`, '        Require valid-user', '        Order deny,allow', '        Deny from all', `        Allow from 10.${i % 256}.0.0/16`, '        Satisfy Any', '    </Directory>');
+    out.push('</VirtualHost>', '');
+  }
+  return out.join('\n');
+}
+
 export function generateConfig(lines: number, seed = 42): string {
   const rnd = prng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
@@ -751,6 +765,22 @@ async function main(): Promise<void> {
       }
     }
     notes.push(`parse+diagnose of one generated file by size: ${scaling.join('; ')}`);
+    // A file of virtual hosts that another file includes (no Listen line: a hosting panel's file
+    // of sites): each section's rewrite is checked under several main files, which must cost the
+    // same per host however many hosts the file has.
+    const hostScaling: string[] = [];
+    for (const hosts of [250, 500, 1_000, 2_000]) {
+      const f = path.join(tmp, `hosts-${hosts}.conf`);
+      fs.writeFileSync(f, generateHosts(hosts), 'latin1');
+      const out = runChild(['--child-analyze', f, '1'], budget / 2);
+      if (!out) {
+        hostScaling.push(`${hosts} hosts: > ${budget / 2000} s`);
+        break;
+      }
+      const r = JSON.parse(out) as { ms: number };
+      hostScaling.push(`${hosts} hosts: ${r.ms.toFixed(0)} ms (${(r.ms / hosts).toFixed(2)} ms a host)`);
+    }
+    notes.push(`full pass of a file of virtual hosts another file includes, by hosts: ${hostScaling.join('; ')}`);
     if (slowest && slowest.ms > 50) {
       const out = runChild(['--child-analyze', genFile, '1', slowest.id], budget);
       rows.push({

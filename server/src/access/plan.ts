@@ -36,7 +36,7 @@ import { accessScopes, appliedScopes, hasAccessEffect, mergeApplied, evaluateSta
 import { cachedRegion, normPath, regionsOverlap, scopesOverlap } from './region';
 import { accessNotes, type NoteFix, type NoteRule, type PlanNote } from './analysis';
 import { clientsFor, describeClient, pointsFor, mainServerUnreachable, reachedThroughOtherHosts, selectedScopes, type ClientSet, type Point, type PointSet } from './points';
-import { onlyGroupApplies, projectEdits, projectForGroup, sectionsByOrigin, type Projection } from './projection';
+import { onlyGroupApplies, projectEdits, projectForGroup, projectOffset, sectionsByOrigin, type Projection } from './projection';
 import {
   all as rAll,
   any as rAny,
@@ -1264,8 +1264,9 @@ interface View {
  * The projection of the file for `group` and its reading, or null when there is none or it does
  * not hold the group's sections as the whole file does (then the whole file is checked).
  */
-function viewFor(model: AccessModel, group: Scope[], ctx: FileContext, limit?: number): View | null {
-  const proj = projectForGroup(model, group);
+function viewFor(model: AccessModel, group: Scope[], ctx: FileContext, limit?: number, keptWhole: readonly Scope[] = []): View | null {
+  // (Sections kept whole besides the group's are copied as they are; the points are the group's.)
+  const proj = projectForGroup(model, keptWhole.length ? [...group, ...keptWhole] : group);
   if (!proj) return null;
   const doc = parse(proj.text);
   const pm = buildModel(doc, ctx, { reader: model.reader });
@@ -1899,7 +1900,7 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
     } catch {
       continue;
     }
-    if (sp.exact && applyEdits(doc.text, sp.exact.edits) === text) continue;
+    if (sp.exact && sameRewrite(doc.text, sp.exact.edits, edits)) continue;
     // Each check re-reads the rewritten file, or its projection for x's group: past the budget the
     // naive fix is still offered (never as preferred), marked as not checked.
     let changes: { short: string; long: string } | null = NOT_CHECKED;
@@ -1939,6 +1940,28 @@ function addNaive(doc: ConfigDocument, ctx: FileContext, model: AccessModel, pla
   void plan;
 }
 
+/**
+ * Whether two sets of edits make the same text: outside the stretch they touch between them the
+ * text is the original's either way, so only that stretch is rewritten and compared (comparing
+ * the two whole texts costs the file's length for every section of a large file).
+ */
+function sameRewrite(text: string, a: readonly OffsetEdit[], b: readonly OffsetEdit[]): boolean {
+  let lo = text.length;
+  let hi = 0;
+  for (const e of [...a, ...b]) {
+    lo = Math.min(lo, e.start);
+    hi = Math.max(hi, e.end);
+  }
+  if (lo > hi) return true;
+  const part = text.slice(lo, hi);
+  const shift = (es: readonly OffsetEdit[]) => es.map((e) => ({ start: e.start - lo, end: e.end - lo, newText: e.newText }));
+  try {
+    return applyEdits(part, shift(a)) === applyEdits(part, shift(b));
+  } catch {
+    return false;
+  }
+}
+
 const NOT_CHECKED = { short: 'not checked', long: 'Not checked against the rest of this file: it has more access sections than one pass re-reads.' };
 const TOO_MANY = { short: 'not checked', long: 'Not checked against the other sections of this file (too many combinations).' };
 const NOT_CHECKED_WORLDS = {
@@ -1971,9 +1994,19 @@ function naiveChanges(on: Reading, ctx: FileContext, perPoint: boolean): { short
  * when it holds, else why not. It says no where the plan would not check: too many combinations,
  * sections under tests httpd may or may not pass, lines only one of the two servers reads.
  */
-export function checkEditsAt(doc: ConfigDocument, ctx: FileContext, from: number, to: number, edits: readonly OffsetEdit[], directories: readonly string[] = []): string | null {
-  const model = buildModel(doc, ctx, { reader: 'httpd24compat' });
-  if (directories.length) model.knownDirectories = new Set(directories.map(normPath));
+export function checkEditsAt(
+  doc: ConfigDocument,
+  ctx: FileContext,
+  from: number,
+  to: number,
+  edits: readonly OffsetEdit[],
+  directories: readonly string[] = [],
+  /** Read the whole file even where a projection is sure (the tests compare both readings). */
+  options: { wholeFile?: boolean } = {},
+): string | null {
+  // (The original's model is made once per file and directories: a file another file includes is
+  // checked here once per section of host rules and main file, each time over the same text.)
+  const model = checkedModel(doc, ctx, directories);
   let group = model.scopes.filter((s) => s.section && s.section.open.start >= from && s.section.open.start < to);
   if (!group.length) return 'no section of it is read there';
   let text: string;
@@ -1982,11 +2015,12 @@ export function checkEditsAt(doc: ConfigDocument, ctx: FileContext, from: number
   } catch {
     return 'the edits do not apply';
   }
-  const rw = parse(text);
+  const split = splitOf(doc, model);
+  let rw: ConfigDocument | undefined;
   // Lines only one of the two servers reads: the points below are the original's, which cannot
   // account for them. A rewrite that takes them all out (a `<IfModule !mod_access_compat.c>` half
   // the original never read) leaves none to account for.
-  if (scopesReadDifferently(doc, model).length && scopesReadDifferently(rw, buildModel(rw, ctx, { reader: 'httpd24compat' })).length) {
+  if (split.scopes && scopesReadDifferently((rw = parse(text)), buildModel(rw, ctx, { reader: 'httpd24compat' })).length) {
     return 'some lines are read by only one of the two servers';
   }
   // The span may hold sections with no access line that no edit touches (the test suite's
@@ -2000,14 +2034,115 @@ export function checkEditsAt(doc: ConfigDocument, ctx: FileContext, from: number
   const ps = pointsFor(model, group);
   if (ps.truncated) return 'there are too many overlapping sections to check every combination of them';
   const infos = ps.points.map((p) => pointInfo(model, p));
-  const mixed = mixedTests(group, infos, settledByFile(doc), envNamesTested(doc));
+  const mixed = mixedTests(group, infos, settledByFile(doc), envNamesTestedOf(doc));
   if (mixed.length > MAX_WORLD_TESTS) return 'some sections sit inside too many tests httpd may or may not pass';
   const limits: CheckLimits = { budget: CHECK_BUDGET, clientLimit: 5000 };
-  let r = checkCandidate(model, { doc: rw }, ctx, ps.points, limits);
+  // The check reads a projection of the file when one is sure (see keptView): its cost then
+  // depends on the sections checked, not on the size of the file (a file of hundreds of virtual
+  // hosts is checked once per section of host rules and per main file).
+  if (!split.scopes && !split.named && !mixed.length && !options.wholeFile) {
+    const view = keptView(model, group, infos, ctx);
+    const on = onView(view, edits);
+    if (on) {
+      checkEditsReadings.projected++;
+      const r = checkCandidate(on.model, { doc: parse(on.text) }, ctx, on.points, limits);
+      return r.ok ? null : linesOfOriginal(r.why ?? 'it changes an answer', view!.proj, doc);
+    }
+  }
+  checkEditsReadings.whole++;
+  let r = checkCandidate(model, { doc: (rw ??= parse(text)) }, ctx, ps.points, limits);
   // Sections under tests httpd may fail (an included file's <IfModule mod_status.c> around its
   // <Location>, under a main file's <Directory />): the rewrite must hold in each way they go.
   if (r.ok && mixed.length) r = checkWorlds(doc, text, ctx, group, [], mixed, limits, 0, model.knownDirectories).result;
   return r.ok ? null : (r.why ?? 'it changes an answer');
+}
+
+/** How many of checkEditsAt's checks read a projection, and how many the whole file (for the tests and the bench). */
+export const checkEditsReadings = { projected: 0, whole: 0 };
+
+/** checkEditsAt's model of a file, per file, context and directories known to hold `.htaccess` files. */
+const CHECKED_MODELS = new WeakMap<ConfigDocument, Map<string, AccessModel>>();
+
+function checkedModel(doc: ConfigDocument, ctx: FileContext, directories: readonly string[]): AccessModel {
+  const key = `${ctx}\u0000${directories.join('\u0000')}`;
+  let byKey = CHECKED_MODELS.get(doc);
+  if (!byKey) CHECKED_MODELS.set(doc, (byKey = new Map()));
+  let model = byKey.get(key);
+  if (!model) {
+    model = buildModel(doc, ctx, { reader: 'httpd24compat' });
+    if (directories.length) model.knownDirectories = new Set(directories.map(normPath));
+    byKey.set(key, model);
+  }
+  return model;
+}
+
+/**
+ * Whether some lines of the file are read by only one of the two servers (scopesReadDifferently),
+ * and whether the file names mod_access_compat anywhere (a `<IfModule mod_access_compat.c>`
+ * around lines that map URLs, say): either way checkEditsAt reads the whole file. Per model.
+ */
+const SPLIT = new WeakMap<AccessModel, { scopes: boolean; named: boolean }>();
+
+function splitOf(doc: ConfigDocument, model: AccessModel): { scopes: boolean; named: boolean } {
+  let v = SPLIT.get(model);
+  if (!v) SPLIT.set(model, (v = { scopes: scopesReadDifferently(doc, model).length > 0, named: /access_compat/i.test(doc.text) }));
+  return v;
+}
+
+const ENV_TESTED = new WeakMap<ConfigDocument, { names: Set<string> | null }>();
+
+function envNamesTestedOf(doc: ConfigDocument): Set<string> | null {
+  let v = ENV_TESTED.get(doc);
+  if (!v) ENV_TESTED.set(doc, (v = { names: envNamesTested(doc) }));
+  return v.names;
+}
+
+/**
+ * The projection of the file for checking edits to `group`, keeping whole every other section
+ * that applies at one of the group's request points (a main file's `<Directory />`, the virtual
+ * host around them): every section left out applies at none of them, which is what a projection
+ * needs (projection.ts), so the projection answers those requests as the whole file does. Null
+ * where no projection is sure (as viewFor; a server-level directory that other hosts reach their
+ * own way).
+ */
+function keptView(model: AccessModel, group: Scope[], infos: PointInfo[], ctx: FileContext): View | null {
+  if (reachedThroughOtherHosts(model, group)) return null;
+  const inGroup = new Set(group);
+  const kept: Scope[] = [];
+  const seen = new Set<Scope>();
+  for (const i of infos) {
+    for (const a of i.applied) {
+      const sc = a.scope;
+      if (inGroup.has(sc) || seen.has(sc) || !sc.section) continue;
+      seen.add(sc);
+      kept.push(sc);
+    }
+  }
+  const view = viewFor(model, group, ctx, undefined, kept);
+  // The URL mapping the points are made with must be the file's (points.ts: computeMapping reads
+  // the top level and the virtual hosts the points go through, all in the projection; a macro,
+  // mod_vhost_alias or an Alias inside a <Location> anywhere makes it unknown): such lines are in it.
+  if (view && unfollowedLinesOf(model.doc).some((at) => projectOffset(view.proj, at) < 0)) return null;
+  return view;
+}
+
+/** Lines anywhere in a file that make its URL mapping unknown to the points (points.ts: unfollowedMapping). */
+const UNFOLLOWED_LINES = new WeakMap<ConfigDocument, number[]>();
+
+function unfollowedLinesOf(doc: ConfigDocument): number[] {
+  let v = UNFOLLOWED_LINES.get(doc);
+  if (!v) {
+    v = [];
+    const at = doc.linesWithKeys(['use', 'virtualdocumentroot', 'virtualdocumentrootip', 'virtualscriptalias', 'virtualscriptaliasip', 'alias', 'scriptalias', 'aliasmatch', 'scriptaliasmatch']);
+    for (let ix = 0; ix < at.length; ix++) {
+      const d = doc.lineAt(at[ix]) as DirectiveNode;
+      let inLocation = false;
+      for (let p = d.parent; p; p = p.parent) if (p.key === 'location' || p.key === 'locationmatch') inLocation = true;
+      if (!d.key.includes('alias') || inLocation) v.push(d.start);
+    }
+    UNFOLLOWED_LINES.set(doc, v);
+  }
+  return v;
 }
 
 /** Apply every exact edit of the plan at once. */

@@ -518,15 +518,20 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
   const seen = new Signatures();
   const scratch = new Int32Array(nScopes + distinguish.length);
   const applies = new Uint8Array(nScopes);
-  const where = new ScopesByPath(accessScopes(model));
+  const where = scopesByPathOf(model);
+  // Whether a scope applies to a place (its path, file name, virtual host) does not depend on the
+  // regex and <If> choices below: worked out once per place and scope, kept in placeMemo while
+  // placeStamp says it is this place's (one pair of arrays for all the places; a point's test,
+  // called later, works it out again where another place has taken the entry since).
+  const placeMemo = new Int8Array(nScopes);
+  const placeStamp = new Int32Array(nScopes);
+  let stamps = 0;
   for (const pl of places) {
-    // Whether a scope applies to this place (its path, file name, virtual host) does not depend on
-    // the regex and <If> choices below: worked out once per place and scope (0 = not yet).
-    const placeMemo = new Int8Array(nScopes);
+    const stamp = ++stamps;
     /** The place's file as normPath gives it, made once for all the directories tested on it. */
     const normFile = normPath(pl.file);
     const placeApplies = (s: Scope): boolean => {
-      let v = placeMemo[s.index];
+      let v = placeStamp[s.index] === stamp ? placeMemo[s.index] : 0;
       if (v === 0) {
         let r: boolean;
         if (s.kind === 'virtualhost') r = pl.vh !== null && s.index === pl.vh.index;
@@ -537,12 +542,13 @@ export function pointsFor(model: AccessModel, group: Scope[], limit = 4096, dist
         else if (isLoc(s)) r = locationApplies(s, pl.uri);
         else r = false;
         placeMemo[s.index] = v = r ? 2 : 1;
+        placeStamp[s.index] = stamp;
       }
       return v === 2;
     };
     // The scopes that may apply here: the others' test is false at this place, whatever the choice.
     const base = pl.file.slice(pl.file.lastIndexOf('/') + 1);
-    const candidates = where.candidates(normFile, pl.uri, base);
+    const candidates = where.candidates(normFile, pl.uri, base, pl.vh ? pl.vh.index : -1);
     // A `<Files>` pattern tests the file's name alone: at a place named exactly (a request for
     // `cmd.cgi`, which a `<Files cmd.cgi>` names), it applies or not, and the other way round is no
     // request at all (the requests for other names are the other places'). Those choices are skipped.
@@ -655,8 +661,19 @@ function appliedSignature(scopes: readonly Scope[], test: (s: Scope) => boolean,
 /** Models with at most this many access scopes are not indexed: testing each is cheaper. */
 const SMALL_MODEL = 24;
 
+/** A model's index (its scopes do not change once it is built; pointsFor is asked many times of one model). */
+const BY_PATH = new WeakMap<AccessModel, ScopesByPath>();
+
+function scopesByPathOf(model: AccessModel): ScopesByPath {
+  let v = BY_PATH.get(model);
+  if (!v) BY_PATH.set(model, (v = new ScopesByPath(accessScopes(model))));
+  return v;
+}
+
 export class ScopesByPath {
   private readonly everywhere: Scope[] = [];
+  /** Virtual hosts by index: a place is in one of them at most, and each applies only there. */
+  private readonly hosts = new Map<number, Scope>();
   private readonly byDir = new Map<string, Scope[]>();
   private readonly byLocation = new Map<string, Scope[]>();
   private readonly byName = new Map<string, Scope[]>();
@@ -674,7 +691,8 @@ export class ScopesByPath {
       else m.set(k, [s]);
     };
     for (const s of scopes) {
-      if (s.regex || /[*?[]/.test(s.pattern)) this.everywhere.push(s);
+      if (s.kind === 'virtualhost') this.hosts.set(s.index, s);
+      else if (s.regex || /[*?[]/.test(s.pattern)) this.everywhere.push(s);
       else if (s.kind === 'directory' && dirPatternOf(s).startsWith('/')) put(this.byDir, s.dirPattern!, s);
       else if (s.kind === 'location') put(this.byLocation, s.pattern, s);
       else if (s.kind === 'files') put(this.byName, s.pattern, s);
@@ -690,13 +708,21 @@ export class ScopesByPath {
    * - A plain `<Location>` applies where the URL starts with it and it ends in `/`, or the URL
    *   ends or has a `/` right after it (locationApplies).
    * - A plain `<Files>` applies where it is the file's name (filesApplies).
+   * - A `<VirtualHost>` applies at the places of its host alone: `vh` is the place's host (-1 for
+   *   the main server); left out, every host is a candidate.
    */
-  candidates(file: string, uri: string, name: string): readonly Scope[] {
+  candidates(file: string, uri: string, name: string, vh?: number): readonly Scope[] {
     if (this.all) return this.all;
-    if (!this.byDir.size && !this.byLocation.size && !this.byName.size) return this.everywhere;
+    if (!this.byDir.size && !this.byLocation.size && !this.byName.size && !this.hosts.size) return this.everywhere;
     const out = this.out;
     out.length = 0;
     for (const s of this.everywhere) out.push(s);
+    // The place's virtual host (-1: none); without one given, every host.
+    if (vh === undefined) for (const h of this.hosts.values()) out.push(h);
+    else if (vh >= 0) {
+      const h = this.hosts.get(vh);
+      if (h) out.push(h);
+    }
     const add = (l: Scope[] | undefined) => {
       if (l) for (const s of l) out.push(s);
     };
