@@ -72,6 +72,28 @@ function mustKeep(model: AccessModel): Set<SectionNode> | null {
 }
 
 /**
+ * The top-level lines a projection of the file may keep, in order: directives, stray closing
+ * tags, and the sections that are not left out unless a group asks for them (wrappers, pinned
+ * sections and their ancestors). Per model.
+ */
+const TOP_KEPT = new WeakMap<AccessModel, ChildNode[]>();
+
+const lineStartOf = (c: ChildNode): number => (c.type === 'section' ? c.open.lineStart : c.lineStart);
+
+function topLevelKept(model: AccessModel, keep: Set<SectionNode>): ChildNode[] {
+  let v = TOP_KEPT.get(model);
+  if (!v) {
+    v = [];
+    for (const c of model.doc.children) {
+      if (c.type === 'directive' || c.type === 'close') v.push(c);
+      else if (c.type === 'section' && !(DROPPABLE.has(c.key) && !keep.has(c))) v.push(c);
+    }
+    TOP_KEPT.set(model, v);
+  }
+  return v;
+}
+
+/**
  * The projection of `model`'s file for checking `group` (scopes of `model`), or null when the
  * file is not one a projection is sure for (syntax errors, a group scope with no section, sections
  * nested deeper than the model reads).
@@ -98,32 +120,46 @@ export function projectForGroup(model: AccessModel, group: readonly Scope[]): Pr
     else pieces.push(from, to, length);
     length += to - from;
   };
-  const walk = (children: readonly ChildNode[]): void => {
-    for (const c of children) {
-      switch (c.type) {
-        case 'directive':
-        case 'close':
-          // A section's closing tag is its last child; a stray one stays where it is.
-          emit(c.lineStart, c.lineEnd);
-          break;
-        case 'section': {
-          if (whole.has(c)) {
-            emit(c.open.lineStart, c.close!.lineEnd);
-            break;
-          }
-          // Inside a section of the group's ancestors, or a wrapper: keep the tags and look inside.
-          if (!around.has(c) && DROPPABLE.has(c.key) && !keep.has(c)) break;
-          emit(c.open.lineStart, c.open.lineEnd);
-          walk(c.children);
+  const visit = (c: ChildNode): void => {
+    switch (c.type) {
+      case 'directive':
+      case 'close':
+        // A section's closing tag is its last child; a stray one stays where it is.
+        emit(c.lineStart, c.lineEnd);
+        break;
+      case 'section': {
+        if (whole.has(c)) {
+          emit(c.open.lineStart, c.close!.lineEnd);
           break;
         }
-        default:
-          // Comments and blank lines do not change what httpd does.
-          break;
+        // Inside a section of the group's ancestors, or a wrapper: keep the tags and look inside.
+        if (!around.has(c) && DROPPABLE.has(c.key) && !keep.has(c)) break;
+        emit(c.open.lineStart, c.open.lineEnd);
+        for (const k of c.children) visit(k);
+        break;
       }
+      default:
+        // Comments and blank lines do not change what httpd does.
+        break;
     }
   };
-  walk(doc.children);
+  // The top level: the lines every projection keeps (topLevelKept), and the group's own top-level
+  // sections (those a walk of every line would not skip), in the file's order. A file of thousands
+  // of sections is not walked for each group.
+  const always = topLevelKept(model, keep);
+  const own: SectionNode[] = [];
+  const seenTop = new Set<SectionNode>();
+  for (const s of [...whole, ...around]) {
+    let t = s;
+    while (t.parent) t = t.parent;
+    if (!seenTop.has(t) && DROPPABLE.has(t.key) && !keep.has(t)) own.push(t);
+    seenTop.add(t);
+  }
+  own.sort((a, b) => a.open.lineStart - b.open.lineStart);
+  for (let i = 0, j = 0; i < always.length || j < own.length; ) {
+    if (j >= own.length || (i < always.length && lineStartOf(always[i]) < own[j].open.lineStart)) visit(always[i++]);
+    else visit(own[j++]);
+  }
   let out = '';
   for (let i = 0; i < pieces.length; i += 3) out += text.slice(pieces[i], pieces[i + 1]);
   return { text: out, pieces };

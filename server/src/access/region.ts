@@ -12,6 +12,8 @@ import { detached } from '../syntax';
 export interface Region {
   vhost: Scope | null;
   dirs: Scope[];
+  /** What dirsOverlap reads of each of `dirs`, worked out once (a file's regions are compared pair by pair). */
+  dirFacts?: DirFacts[];
   files: Scope[];
   locations: Scope[];
   ifs: Scope[];
@@ -51,6 +53,34 @@ export function regionOf(s: Scope): Region {
 
 const WILD = /[*?[]/;
 
+/** A `<Directory>`-like section as dirsOverlap reads it. */
+interface DirFacts {
+  proxy: boolean;
+  regex: boolean;
+  wild: boolean;
+  /** normPath of the pattern. */
+  norm: string;
+}
+
+function dirFactsOf(r: Region): DirFacts[] {
+  return (r.dirFacts ??= r.dirs.map((s) => ({ proxy: isProxy(s), regex: s.regex, wild: WILD.test(s.pattern), norm: normPath(s.pattern) })));
+}
+
+/** dirsOverlap over facts worked out once. */
+function dirFactsOverlap(a: DirFacts, b: DirFacts): boolean {
+  if (a.proxy !== b.proxy) return false;
+  if (a.regex || b.regex) return true;
+  if (a.proxy) return true;
+  if (a.wild || b.wild) return globDirsOverlap(a.norm, b.norm);
+  return normPrefix(a.norm, b.norm) || normPrefix(b.norm, a.norm);
+}
+
+/** pathPrefix over paths normPath has made. */
+function normPrefix(x: string, y: string): boolean {
+  if (x === '/') return y.startsWith('/');
+  return y === x || (y.length > x.length && y.charCodeAt(x.length) === 47 && y.startsWith(x));
+}
+
 /** Normalised literal path without a trailing slash (but "/" stays "/"). */
 const NORM_CACHE = new Map<string, string>();
 
@@ -87,14 +117,6 @@ export function pathPrefix(a: string, b: string): boolean {
   const y = normPath(b);
   if (x === '/') return y.startsWith('/');
   return y === x || y.startsWith(x + '/');
-}
-
-function dirsOverlap(a: Scope, b: Scope): boolean {
-  if (isProxy(a) !== isProxy(b)) return false;
-  if (a.regex || b.regex) return true;
-  if (isProxy(a)) return true;
-  if (WILD.test(a.pattern) || WILD.test(b.pattern)) return globDirsOverlap(normPath(a.pattern), normPath(b.pattern));
-  return pathPrefix(a.pattern, b.pattern) || pathPrefix(b.pattern, a.pattern);
 }
 
 /**
@@ -347,7 +369,11 @@ export interface OverlapOptions {
 /** Might some request be inside both regions? */
 export function regionsOverlap(a: Region, b: Region): boolean {
   if (a.vhost && b.vhost && a.vhost !== b.vhost) return false;
-  for (const x of a.dirs) for (const y of b.dirs) if (!dirsOverlap(x, y)) return false;
+  if (a.dirs.length && b.dirs.length) {
+    const fa = dirFactsOf(a);
+    const fb = dirFactsOf(b);
+    for (const x of fa) for (const y of fb) if (!dirFactsOverlap(x, y)) return false;
+  }
   for (const x of a.files) for (const y of b.files) if (!filesOverlap(x, y)) return false;
   for (const x of a.locations) for (const y of b.locations) if (!locationsOverlap(x, y)) return false;
   for (const x of a.ifs) for (const y of b.ifs) if (ifsExclusive(x, y)) return false;
