@@ -315,9 +315,17 @@ const SETS_ENV = new Map<string, number>([
 
 /**
  * The variables access lines test (`Allow from env=X`, `Require env X`), in lower case; null when
- * any may be (a `Require expr`).
+ * any may be (a `Require expr`). Per document (read-only: a plan and its checks ask many times).
  */
-function envNamesTested(doc: ConfigDocument): Set<string> | null {
+function envNamesTested(doc: ConfigDocument): ReadonlySet<string> | null {
+  let v = ENV_TESTED.get(doc);
+  if (!v) ENV_TESTED.set(doc, (v = { names: readEnvNamesTested(doc) }));
+  return v.names;
+}
+
+const ENV_TESTED = new WeakMap<ConfigDocument, { names: ReadonlySet<string> | null }>();
+
+function readEnvNamesTested(doc: ConfigDocument): Set<string> | null {
   const out = new Set<string>();
   for (let ix = 0; ix < doc.directives.length; ix++) {
     const d = doc.directives[ix];
@@ -337,7 +345,7 @@ function envNamesTested(doc: ConfigDocument): Set<string> | null {
 }
 
 /** Whether a SetEnvIf-like line sets a variable that access lines test. */
-function setsTested(d: DirectiveNode, tested: Set<string> | null): boolean {
+function setsTested(d: DirectiveNode, tested: ReadonlySet<string> | null): boolean {
   if (tested === null) return true;
   for (const a of d.args.slice(SETS_ENV.get(d.key) ?? 0)) {
     const name = a.value.replace(/^!/, '').split('=')[0].toLowerCase();
@@ -360,7 +368,7 @@ interface MixedTest {
  * original and the rewrite alike, and the rest must still agree: the check is repeated that way
  * (checkWorlds). Sections that all sit under the same tests go or stay together.
  */
-function mixedTests(group: Scope[], infos: PointInfo[], settled: (key: string) => boolean | undefined, tested: Set<string> | null): MixedTest[] {
+function mixedTests(group: Scope[], infos: PointInfo[], settled: (key: string) => boolean | undefined, tested: ReadonlySet<string> | null): MixedTest[] {
   const scopes = new Set<Scope>(group);
   for (const i of infos) for (const a of i.applied) if (hasAccessEffect(a.scope)) scopes.add(a.scope);
   const count = new Map<string, { n: number; label: string; positive: boolean }>();
@@ -1511,7 +1519,6 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
   let reread = 0;
   const splitScopes = scopesReadDifferently(doc, model);
   const openDirs = ctx === 'server' || ctx === 'vhost' ? overrideDirs(model) : [];
-  let envTested: Set<string> | null | undefined;
   // Section tags that do not pair up: httpd refuses the file, so there is no behaviour to keep, and
   // the tree's nesting is only a guess at what was meant. No rewrite is checked (which also keeps a
   // file of thousands of unclosed sections, each nested in the last, from costing minutes).
@@ -1577,7 +1584,7 @@ function computePlan(doc: ConfigDocument, ctx: FileContext, options: PlanOptions
       fail(topLevelReason(doc, ctx));
       continue;
     }
-    const tested = envTested ??= envNamesTested(doc);
+    const tested = envNamesTested(doc);
     const wrapped = group.find((s) => s.directives.some((d) => isAccessKey(d.key) && inCondWrapper(d, s) && (!SETS_ENV.has(d.key) || setsTested(d, tested))));
     if (wrapped) {
       fail(`some access lines of ${scopeLabel(wrapped)} sit inside a conditional block (<IfModule>, <IfDefine>…), which a rewrite would have to split.`);
@@ -2034,7 +2041,7 @@ export function checkEditsAt(
   const ps = pointsFor(model, group);
   if (ps.truncated) return 'there are too many overlapping sections to check every combination of them';
   const infos = ps.points.map((p) => pointInfo(model, p));
-  const mixed = mixedTests(group, infos, settledByFile(doc), envNamesTestedOf(doc));
+  const mixed = mixedTests(group, infos, settledByFile(doc), envNamesTested(doc));
   if (mixed.length > MAX_WORLD_TESTS) return 'some sections sit inside too many tests httpd may or may not pass';
   const limits: CheckLimits = { budget: CHECK_BUDGET, clientLimit: 5000 };
   // The check reads a projection of the file when one is sure (see keptView): its cost then
@@ -2087,14 +2094,6 @@ function splitOf(doc: ConfigDocument, model: AccessModel): { scopes: boolean; na
   let v = SPLIT.get(model);
   if (!v) SPLIT.set(model, (v = { scopes: scopesReadDifferently(doc, model).length > 0, named: /access_compat/i.test(doc.text) }));
   return v;
-}
-
-const ENV_TESTED = new WeakMap<ConfigDocument, { names: Set<string> | null }>();
-
-function envNamesTestedOf(doc: ConfigDocument): Set<string> | null {
-  let v = ENV_TESTED.get(doc);
-  if (!v) ENV_TESTED.set(doc, (v = { names: envNamesTested(doc) }));
-  return v.names;
 }
 
 /**
