@@ -27,6 +27,19 @@ const ROWS: Row[] = [
     output: d('\tRequire host localhost\n'),
   },
   {
+    // Redmine's examples in Debian: the section's Require line already says what the host rules
+    // say; the fix deletes the host rule and leaves the Require line and its neighbours in place.
+    name: 'a Require line the rewrite would print again stays where it is; only the host rule goes',
+    input: d('\tOptions +FollowSymLinks\n\tAllow from all\n\tOptions -MultiViews\n\tRequire all granted\n'),
+    output: d('\tOptions +FollowSymLinks\n\tOptions -MultiViews\n\tRequire all granted\n'),
+  },
+  {
+    // Satisfy All: the host rules refuse everyone, so the Require line is never read.
+    name: 'a Require line the rewrite changes: the new block takes the host rules\' place',
+    input: d('  Order deny,allow\n  Deny from all\n  Options None\n  Require ip 10.1\n'),
+    output: d('  Require all denied\n  Options None\n'),
+  },
+  {
     name: 'CRLF and comments are kept',
     input: '<Directory /x>\r\n  # office only\r\n  Order allow,deny\r\n  Allow from 10.1\r\n</Directory>\r\n',
     output: '<Directory /x>\r\n  # office only\r\n  Require ip 10.1\r\n</Directory>\r\n',

@@ -214,7 +214,7 @@ describe('invalid-require: fragments included inside a Require container', () =>
 
 describe('dead-require: only what the file proves', () => {
   const L = (...x: string[]) => x.join('\n') + '\n';
-  const cases: Array<{ name: string; text: string; dead: string[] }> = [
+  const cases: Array<{ name: string; text: string; dead: string[]; severity?: string }> = [
     {
       name: 'copies in branches that exclude each other are not repeats',
       text: L('<Directory /srv>', '  <IfModule version_module>', '    Require all denied', '  </IfModule>', '  <IfModule !version_module>', '    Require all denied', '  </IfModule>', '</Directory>'),
@@ -256,6 +256,24 @@ describe('dead-require: only what the file proves', () => {
       dead: ['Require user soap'],
     },
     {
+      name: 'a later <Location /> with the same Require lines: the line never decides, but no answer changes (a hint: lemonldap-ng\'s manager vhost)',
+      text: L('<Directory /srv>', '  <IfVersion >= 2.3>', '    Require all granted', '  </IfVersion>', '</Directory>', '<Location />', '  <IfVersion >= 2.3>', '    Require all granted', '  </IfVersion>', '  <IfModule mod_deflate.c>', '    SetOutputFilter DEFLATE', '  </IfModule>', '</Location>'),
+      dead: ['Require all granted'],
+      severity: 'hint',
+    },
+    {
+      name: 'a later <Location /> that answers otherwise: a warning',
+      text: L('<Directory /srv>', '  Require ip 10.1', '</Directory>', '<Location />', '  Require all granted', '</Location>'),
+      dead: ['Require ip 10.1'],
+      severity: 'warning',
+    },
+    {
+      name: 'user names are compared as written: Bob is not bob',
+      text: L('<Directory /srv>', '  Require user Bob', '</Directory>', '<Location />', '  Require user bob', '</Location>'),
+      dead: ['Require user Bob'],
+      severity: 'warning',
+    },
+    {
       name: 'host rules guarded by IfModule mod_access_compat.c beside Require: the usual dual setup',
       text: L('<Location /x>', '  Require all granted', '  <IfModule mod_access_compat.c>', '    Order deny,allow', '    Allow from all', '    Satisfy any', '  </IfModule>', '</Location>'),
       dead: [],
@@ -265,6 +283,7 @@ describe('dead-require: only what the file proves', () => {
     it(c.name, () => {
       const fs = createService().analyze({ text: c.text }).findings.filter((f) => f.rule === 'dead-require' && f.severity !== 'information');
       assert.deepEqual(fs.map((f) => c.text.slice(f.start, f.end)), c.dead);
+      if (c.severity) assert.deepEqual(fs.map((f) => f.severity), c.dead.map(() => c.severity));
     });
   }
 });

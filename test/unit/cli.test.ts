@@ -495,10 +495,16 @@ describe('cli: directory walking', () => {
     const CUPS = 'LogLevel warn\nMaxLogSize 0\nListen localhost:631\nBrowsing Off\nDefaultAuthType Basic\nWebInterface Yes\n<Location />\n  Order allow,deny\n</Location>\n<Policy default>\n  JobPrivateAccess default\n  <Limit Send-Document>\n    Require user @OWNER\n    Order deny,allow\n  </Limit>\n</Policy>\n';
     const KEYS = 'LogFile="/var/log/apache2/access.log"\nLogFormat=4\nSiteDomain="example.org"\n';
     const MOD = '<IfModule !mod_policy.c>\n  LoadModule policy_module modules/mod_policy.so\n</IfModule>\n<Location />\n  PolicyType enforce */*\n  PolicyLength enforce\n  PolicyVary enforce User-Agent\n  PolicyNocache enforce\n</Location>\n';
-    tree({ 'w/nginx.conf': NGINX, 'w/cupsd.conf': CUPS, 'w/awstats.conf': KEYS, 'w/policy.conf': MOD, 'w/site.conf': CLEAN, 'w/apache2/sites-available/nginx-like.conf': NGINX });
+    // Found by a run over Debian's packages that ship web server snippets: Cacti's lighttpd alias
+    // and FreedomBox's fail2ban jail for Apache's log, both *.conf beside the Apache ones.
+    const LIGHTTPD = '# -*- depends: fastcgi-php -*-\nalias.url += (\n\t"/cacti" => "/usr/share/cacti/site",\n)\n';
+    const JAIL = '[apache-auth]\nenabled = true\nfilter = apache-auth[logtype="journal"]\njournalmatch = SYSLOG_IDENTIFIER=apache-error\n';
+    // Three directives of a module httpd does not ship: httpd's, though none is known.
+    const WSGI = 'WSGIScriptAlias /app /srv/app.wsgi\nWSGIDaemonProcess app user=www-data\nWSGIProcessGroup app\n';
+    tree({ 'w/nginx.conf': NGINX, 'w/cupsd.conf': CUPS, 'w/awstats.conf': KEYS, 'w/policy.conf': MOD, 'w/site.conf': CLEAN, 'w/apache2/sites-available/nginx-like.conf': NGINX, 'w/cacti.lighttpd.conf': LIGHTTPD, 'w/apache-auth.conf': JAIL, 'w/wsgi.conf': WSGI });
     const r = await run(['check', '--format', 'json', 'w'], tmp);
-    assert.deepEqual(JSON.parse(r.out).files.map((f: { path: string }) => f.path), ['w/apache2/sites-available/nginx-like.conf', 'w/policy.conf', 'w/site.conf']);
-    assert.match(r.err, /skipped 3 \*\.conf files that do not look like httpd configuration: w\/awstats\.conf \(3 of its 3 lines are not httpd syntax\), w\/cupsd\.conf \(.*\), w\/nginx\.conf \(.*\)\. Name a file to check it anyway\./);
+    assert.deepEqual(JSON.parse(r.out).files.map((f: { path: string }) => f.path), ['w/apache2/sites-available/nginx-like.conf', 'w/policy.conf', 'w/site.conf', 'w/wsgi.conf']);
+    assert.match(r.err, /skipped 5 \*\.conf files that do not look like httpd configuration: w\/apache-auth\.conf \(4 of its 4 lines are not httpd syntax\), w\/awstats\.conf \(3 of its 3 lines are not httpd syntax\), w\/cacti\.lighttpd\.conf \(3 of its 3 lines are not httpd syntax\), w\/cupsd\.conf \(.*\), w\/nginx\.conf \(.*\)\. Name a file to check it anyway\./);
     // Named on the command line, a file is checked whatever it holds.
     const named = await run(['check', '--format', 'json', 'w/nginx.conf'], tmp);
     assert.deepEqual(JSON.parse(named.out).files.map((f: { path: string }) => f.path), ['w/nginx.conf']);

@@ -456,10 +456,31 @@ function checkWorlds(
   return { result: { ok: true }, reread };
 }
 
+/**
+ * The scope's own Require lines, when the new block would print them again exactly as they stand
+ * (same lines, same order, same indentation): then only the host rules need to go, and the
+ * Require lines stay where they are instead of moving to the first host rule's place.
+ */
+function blockAsWritten(doc: ConfigDocument, e: ScopeEdit, unit: string, eol: string): boolean {
+  if (!e.moveOwn || !e.block?.length || e.merging !== undefined || e.extra?.length) return false;
+  const own = ownItems(e.scope);
+  if (!own.length || own.some((it) => it.parent !== e.scope.section)) return false;
+  let written = '';
+  for (const it of own) {
+    const line = it.type === 'section' ? doc.text.slice(it.open.lineStart, it.close?.lineEnd ?? it.open.lineEnd) : doc.text.slice(it.lineStart, it.lineEnd);
+    if (!line.endsWith(eol)) return false;
+    written += line;
+  }
+  const first = own[0];
+  const indent = indentAt(doc.text, first.type === 'section' ? first.open.start : first.start);
+  return printItems(e.block, { indent, unit, eol }) === written;
+}
+
 /** Build the text edits for one scope. */
 function scopeEdits(doc: ConfigDocument, e: ScopeEdit, unit: string): OffsetEdit[] {
-  const s = e.scope;
   const eol = eolOf(doc.text);
+  if (blockAsWritten(doc, e, unit, eol)) e = { ...e, moveOwn: false, block: null };
+  const s = e.scope;
   const removed = new Set<unknown>(e.drop);
   if (e.moveOwn) for (const it of ownItems(s)) removed.add(it);
   const mergingLine = s.authz?.mergingDirective ?? null;

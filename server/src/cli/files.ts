@@ -54,6 +54,20 @@ const HTTPD_MARKS = new Set([
   'directoryindex', 'errordocument', 'sethandler', 'addhandler', 'setoutputfilter', 'addtype', 'header', 'setenvif', 'redirect', 'proxypass',
 ]);
 
+/**
+ * A line no httpd directive is written as: an INI header (`[jail]`), a name then an assignment
+ * (`enabled = true`, lighttpd's `alias.url += (`), a quoted first word (`"/x" => "/y",`) or bare
+ * punctuation (`)`). Only names httpd does not know count, so a known directive whose first
+ * argument happens to be `=` stays httpd's.
+ */
+function foreignLine(d: ConfigDocument['directives'][number], text: string): boolean {
+  if (getDirective(d.key)) return false;
+  const name = d.name.value;
+  if (/^\[.*\]$/.test(name) || /^[()[\]{},]+$/.test(name) || /^["']/.test(text)) return true;
+  const first = d.args[0]?.value;
+  return first === '=' || first === '+=' || first === '=>' || first === ':=';
+}
+
 export function notHttpdReason(doc: ConfigDocument): string | null {
   let lines = 0;
   let foreign = 0;
@@ -63,7 +77,7 @@ export function notHttpdReason(doc: ConfigDocument): string | null {
     lines++;
     const name = d.name.value;
     const text = doc.text.slice(d.start, d.end);
-    if (/[;{}]$/.test(text) || /^[^\s"']*=/.test(name) || name.startsWith('<?')) foreign++;
+    if (/[;{}]$/.test(text) || /^[^\s"']*=/.test(name) || name.startsWith('<?') || foreignLine(d, text)) foreign++;
     else if (!getDirective(d.key)) unknown++;
     else if (HTTPD_MARKS.has(d.key)) marked = true;
   }

@@ -40,6 +40,31 @@ function covers(earlier: SectionNode | null, later: SectionNode): boolean {
   return a !== null && a === b && later.open.start > earlier.open.start;
 }
 
+/**
+ * The section's authorization as text: its Require and AuthMerging lines and the sections around
+ * them, in order, spacing and the case of names aside. Two sections with the same shape give every request
+ * the same answer, whichever of them decides (the authentication lines merge the same either way).
+ */
+function authzShape(s: SectionNode): string {
+  const parts: string[] = [];
+  const walk = (sec: SectionNode): void => {
+    for (const c of sec.children) {
+      if (c.type === 'directive') {
+        if (c.key === 'require' || c.key === 'authmerging') parts.push([c.key, ...c.args.map((a) => a.value)].join(' '));
+      } else if (c.type === 'section') {
+        // A section with no authorization inside (an <IfModule mod_deflate.c>) adds nothing.
+        const at = parts.length;
+        parts.push('<' + [c.key, ...c.args.map((a) => a.value)].join(' ') + '>');
+        walk(c);
+        if (parts.length === at + 1) parts.length = at;
+        else parts.push('</' + c.key + '>');
+      }
+    }
+  };
+  walk(s);
+  return parts.join('\n');
+}
+
 export const deadRequireRule: Rule = {
   id: 'dead-require',
   defaultSeverity: 'warning',
@@ -56,7 +81,14 @@ export const deadRequireRule: Rule = {
       if (n.kind === 'replaced') {
         const by = n.related?.[0] ? sectionOpenedAt(doc, n.related[0].start) : undefined;
         // The later section must be read wherever this line is: not under a test it may fail.
-        if (!node || !by || !covers(scopeOf(node), by) || !readWith(node, by.open)) continue;
+        const scope = node ? scopeOf(node) : null;
+        if (!node || !by || !covers(scope, by) || !readWith(node, by.open)) continue;
+        // The later section says the same: nothing changes today, only an edit here would be lost.
+        if (scope && authzShape(scope) === authzShape(by)) {
+          const f = toFinding(doc, 'dead-require', n);
+          out.push({ ...f, severity: 'hint', message: f.message.replace(/\.$/, '') + '. They say the same today, so no answer changes; an edit made here would not take effect.' });
+          continue;
+        }
       }
       if (n.kind === 'never-consulted' && node) {
         const hostRules = (n.related ?? []).map((r) => directiveStartingAt(doc, r.start)).filter((d): d is DirectiveNode => !!d);
