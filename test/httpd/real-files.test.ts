@@ -1,0 +1,307 @@
+// Real files, rewritten and run: every file of the shared corpus (real configurations of 51
+// projects) whose preferred fixes rewrite access lines is run on httpd twice, the original with
+// mod_access_compat and the fixed text without it, and must be answered alike.
+//
+// Each file is set where Debian includes a package's file: after the stock apache2.conf's
+// <Directory /> (closed), <Directory /usr/share> and <Directory /var/www/> (open), read by the
+// virtual host the requests go to (a file with one <VirtualHost> gives that host its body). Its
+// absolute paths are moved under a folder of the run, where every directory it names is made,
+// with files in it; each directory also gets an `Alias /_dN/` so that requests reach it whatever
+// the file maps. Lines httpd cannot read here are commented out in both texts alike: modules
+// this machine does not have, logs, `Include` of files that are not there. Requests go to every
+// URL its Alias, Location and Directory lines lead to, from four addresses, with no, right and
+// wrong credentials, with GET and POST. A file httpd refuses (`httpd -t`) as it stands is passed
+// over and counted; a rewrite httpd refuses while its original runs is a failure.
+//
+// APACHECONF_REAL_DIRS (folders separated by ':') runs the same over other files, for example a
+// package's configuration unpacked with `dpkg-deb -x`.
+
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { checkConfig, findHttpd, mismatches, startOracle, type Oracle, type OracleCase, type OracleRequestFor } from './harness';
+import { AUTHS, FROMS, GROUPS, METHODS, USERS, httpdOrSkip } from './migration-cases.test';
+import { corpusFiles, needCorpus } from '../support/corpus';
+import { createService } from '../../server/src/service';
+import { parse } from '../../server/src/syntax';
+import { getDirective } from '../../server/src/facts';
+
+/** Modules a file's directives may need beyond the harness's own, when this machine has them. */
+const MODULE_DIR = '/usr/lib/apache2/modules';
+
+/** Directives that name files or sockets of a real server: commented out here. */
+const DROP = new Set([
+  'include', 'includeoptional', 'loadmodule', 'loadfile', 'errorlog', 'customlog', 'transferlog', 'pidfile', 'listen', 'user', 'group',
+  'rewritemap', 'serverroot', 'lockfile', 'mutex', 'scoreboardfile', 'namevirtualhost', 'wsgisocketprefix', 'sslcertificatefile', 'sslcertificatekeyfile',
+  'sslcertificatechainfile', 'sslcacertificatefile', 'sslengine', 'sslproxyengine', 'documentroot', 'suexecusergroup', 'typesconfig',
+  // The requests name the oracle's host: the file's own names would send them elsewhere.
+  'servername', 'serveralias', 'useCanonicalName'.toLowerCase(),
+]);
+
+/** Where a line of the file is one httpd cannot read on this machine (see DROP and modules). */
+function dropLine(key: string, loadable: ReadonlySet<string>): boolean {
+  if (DROP.has(key)) return true;
+  const d = getDirective(key);
+  if (!d) return true;
+  if (d.module === 'core') return false;
+  if (!d.module.startsWith('mod_')) return true;
+  return !loadable.has(moduleShort(d.module));
+}
+
+function moduleShort(m: string): string {
+  return m.replace(/^mod_/, '').replace(/_module$/, '');
+}
+
+/** Absolute paths of the file moved under `root` (in arguments and in regexes). */
+function relocate(text: string, root: string): string {
+  return text.replace(/(^|[\s"'(|^])(\/(?:usr|var|etc|srv|opt|home|data|www)(?=[/"'\s)|$]))/gm, (_m, pre: string, p: string) => pre + root + p);
+}
+
+interface Prepared {
+  id: string;
+  original: string;
+  rewritten: string;
+  /** The body for the case's virtual host, or for the server level. */
+  where: 'vhost' | 'server';
+  /** A whole configuration (a Listen line): nothing of the stock apache2.conf goes before it. */
+  main: boolean;
+  dirs: string[];
+  /** The files made in each directory. */
+  names: string[];
+  urls: string[];
+  modules: string[];
+}
+
+/**
+ * The file made runnable here: lines httpd cannot read commented out in both texts alike (the
+ * fix does not touch them), paths moved, credentials files the oracle's, one virtual host's tags
+ * taken away. Null, with why, when it cannot be run.
+ */
+function prepare(id: string, original: string, rewritten: string, root: string, loadable: ReadonlySet<string>): Prepared | { skip: string } {
+  // A template's @placeholders@ (a build fills them in) become paths of their own, the same in both texts.
+  original = original.replace(/@([A-Za-z_]+)@/g, '/srv/tpl/$1');
+  rewritten = rewritten.replace(/@([A-Za-z_]+)@/g, '/srv/tpl/$1');
+  const doc = parse(original);
+  const hosts = doc.sections.filter((s) => s.key === 'virtualhost');
+  if (hosts.length > 1) return { skip: `${hosts.length} virtual hosts` };
+  if (doc.sections.some((s) => s.key === 'macro' || s.key === 'perl')) return { skip: '<Macro> or <Perl>' };
+  const dropText = new Set<string>();
+  const modules = new Set<string>();
+  for (const d of doc.directives) {
+    if (dropLine(d.key, loadable)) dropText.add(original.slice(d.lineStart, d.lineEnd).replace(/\r?\n$/, ''));
+    else {
+      const m = getDirective(d.key)?.module;
+      if (m && m.startsWith('mod_') && m !== 'mod_access_compat' && loadable.has(moduleShort(m))) {
+        // A module that needs another loaded first.
+        if (m === 'mod_authnz_ldap') modules.add('ldap');
+        if (m.startsWith('mod_proxy_')) modules.add('proxy');
+        if (m === 'mod_dav_fs') modules.add('dav');
+        modules.add(moduleShort(m));
+      }
+    }
+  }
+  const unwrap = new Set<string>();
+  for (const h of hosts) {
+    unwrap.add(original.slice(h.open.lineStart, h.open.lineEnd).replace(/\r?\n$/, ''));
+    if (h.close) unwrap.add(original.slice(h.close.lineStart, h.close.lineEnd).replace(/\r?\n$/, ''));
+  }
+  const fit = (text: string): string =>
+    relocate(
+      text
+        .split(/\r?\n/)
+        .map((l) => (dropText.has(l) ? `# (not here) ${l}` : unwrap.has(l) ? `# (host) ${l}` : l))
+        .join('\n')
+        .replace(/^(\s*Auth(?:Basic|Digest)?UserFile)\s+.*$/gim, '$1 "@USERS@"')
+        .replace(/^(\s*AuthGroupFile)\s+.*$/gim, '$1 "@GROUPS@"')
+        .replace(/^(\s*AuthDBM\w*File)\s+.*$/gim, '# (not here) $1')
+        // Users come from the oracle's file whatever the file's provider was (LDAP, a database).
+        .replace(/^(\s*Auth(?:Basic|Digest|Form)Provider)\s+.*$/gim, '$1 file'),
+      root,
+    );
+  const a = fit(original);
+  const b = fit(rewritten);
+  // Directories and URLs, read from the runnable text.
+  const run = parse(a);
+  const dirs = new Set<string>();
+  const urls = new Set<string>(['/index.html', '/a.html']);
+  const names = new Set<string>(['index.html', 'a.html', 'a.php', 'a.txt', 'sub/a.html']);
+  for (const s of run.sections) {
+    const arg = s.args[0]?.value ?? '';
+    if ((s.key === 'directory') && arg.startsWith(root)) dirs.add(arg.replace(/\/+$/, ''));
+    if (s.key === 'files' && /^[\w.-]+$/.test(arg)) names.add(arg);
+    else if (s.key === 'files' || s.key === 'filesmatch') {
+      // Names a pattern may match: its words as names and as extensions (`\.(ini|log)$`, `^\.ht`).
+      for (const w of arg.match(/[A-Za-z0-9_]+/g) ?? []) if (w.length > 1) names.add(w).add(`a.${w}`);
+      if (/\\?\.ht/.test(arg)) names.add('.htpasswd');
+    }
+    if (s.key === 'location' && arg.startsWith('/') && !/[*?[]/.test(arg)) {
+      urls.add(arg);
+      urls.add(arg.replace(/\/?$/, '/') + 'a.html');
+    }
+  }
+  for (const d of run.directives) {
+    if ((d.key === 'alias' || d.key === 'scriptalias') && d.args.length === 2 && d.args[1].value.startsWith(root)) {
+      const target = d.args[1].value.replace(/\/+$/, '');
+      const isFile = /\.\w+$/.test(target) && !dirs.has(target);
+      if (isFile) {
+        dirs.add(path.dirname(target));
+        urls.add(d.args[0].value);
+      } else {
+        dirs.add(target);
+        for (const n of names) urls.add(d.args[0].value.replace(/\/?$/, '/') + n);
+      }
+    }
+  }
+  const list = [...dirs].filter((d) => !/[*?[]/.test(d));
+  const aliases = list.map((d, i) => `Alias /_d${i}/ "${d}/"`).join('\n');
+  list.forEach((_, i) => {
+    for (const n of names) urls.add(`/_d${i}/${n}`);
+  });
+  const server = hosts.length === 0;
+  return {
+    id,
+    original: `${a}\n${aliases}\n`,
+    rewritten: `${b}\n${aliases}\n`,
+    where: server ? 'server' : 'vhost',
+    main: doc.directives.some((d) => d.key === 'listen'),
+    dirs: list,
+    names: [...names],
+    urls: [...urls].filter((u) => !/[\s"]/.test(u)),
+    modules: [...modules],
+  };
+}
+
+const STOCK = (root: string) => `<Directory />
+  Options FollowSymLinks
+  AllowOverride None
+  Require all denied
+</Directory>
+<Directory ${root}/usr/share>
+  AllowOverride None
+  Require all granted
+</Directory>
+<Directory ${root}/var/www/>
+  Options Indexes FollowSymLinks
+  AllowOverride None
+  Require all granted
+</Directory>
+`;
+
+function oracleCase(p: Prepared, text: string, root: string): OracleCase {
+  const stock = p.main ? '' : STOCK(root);
+  return p.where === 'server' ? { id: 'real', config: '', serverConfig: stock + text } : { id: 'real', config: text, ...(stock ? { serverConfig: stock } : {}) };
+}
+
+function requestsOf(p: Prepared): OracleRequestFor[] {
+  const out: OracleRequestFor[] = [];
+  for (const url of p.urls) for (const from of FROMS) for (const auth of AUTHS) for (const method of METHODS) out.push({ caseId: 'real', path: url, from, method, ...(auth ? { auth } : {}) });
+  return out;
+}
+
+function makeTree(p: Prepared): void {
+  for (const d of p.dirs) {
+    fs.mkdirSync(path.join(d, 'sub'), { recursive: true });
+    for (const n of p.names) fs.writeFileSync(path.join(d, n), `${n}\n`);
+  }
+}
+
+/** Every file under the folders, or the corpus. */
+function sources(): string[] {
+  const dirs = process.env.APACHECONF_REAL_DIRS;
+  if (!dirs) return corpusFiles();
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((x, y) => (x.name < y.name ? -1 : 1))) {
+      const full = path.join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (e.isFile()) out.push(full);
+    }
+  };
+  for (const d of dirs.split(':')) if (d) walk(d);
+  return out;
+}
+
+if (typeof describe === 'function') describe('real files: every rewrite of an access line answers as the original on httpd', function () {
+  this.timeout(3_600_000);
+
+  it('runs each file whose preferred fixes rewrite access lines, original with mod_access_compat, rewrite without', async function () {
+    if (!process.env.APACHECONF_REAL_DIRS && !needCorpus(this)) return;
+    if (!httpdOrSkip(this)) return;
+    assert.ok(findHttpd());
+    const loadable = new Set(
+      fs.existsSync(MODULE_DIR) ? fs.readdirSync(MODULE_DIR).filter((f) => /^mod_.*\.so$/.test(f)).map((f) => f.slice(4, -3)) : [],
+    );
+    // Modules whose directives need more than loading (a certificate, a database, a proxy target).
+    for (const m of ['md', 'authn_dbd', 'dbd', 'session_dbd', 'socache_dbm', 'authn_socache', 'cache_disk', 'dav_lock', 'lua', 'suexec']) loadable.delete(m);
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'apacheconf-real-'));
+    fs.chmodSync(tmp, 0o755);
+    const skipped: Record<string, number> = {};
+    const failures: string[] = [];
+    let run = 0;
+    let requests = 0;
+    try {
+      for (const file of sources()) {
+        const base = path.basename(file);
+        if (/htaccess/i.test(base) || base === 'MANIFEST.tsv' || base === 'README.md') continue;
+        const original = fs.readFileSync(file, 'latin1');
+        if (!/^\s*(order|allow|deny|satisfy)\b/im.test(original)) continue;
+        const fixed = createService().fixText({ text: original, uri: 'file://' + file, context: 'server' }).text;
+        if (fixed === original || sameAccess(original, fixed)) continue;
+        const root = path.join(tmp, `f${run + Object.values(skipped).reduce((n, k) => n + k, 0)}`);
+        const p = prepare(path.relative(path.dirname(path.dirname(file)), file), original, fixed, root, loadable);
+        if ('skip' in p) {
+          skipped[p.skip] = (skipped[p.skip] ?? 0) + 1;
+          console.log(`    passed over ${file}: ${p.skip}`);
+          continue;
+        }
+        makeTree(p);
+        const opts = { users: USERS, groups: GROUPS, extraModules: p.modules };
+        const before = oracleCase(p, p.original, root);
+        const after = oracleCase(p, p.rewritten, root);
+        const t1 = await checkConfig([before], { ...opts, compat: true });
+        if (!t1.ok) {
+          const why = `httpd refuses the original here: ${t1.output.replace(/\s+/g, ' ').slice(0, 400)}`;
+          skipped['httpd refuses the original here'] = (skipped['httpd refuses the original here'] ?? 0) + 1;
+          console.log(`    passed over ${p.id}: ${why.slice(0, 300)}`);
+          continue;
+        }
+        const t2 = await checkConfig([after], { ...opts, compat: false });
+        if (!t2.ok) {
+          failures.push(`${p.id}: httpd refuses the rewrite without mod_access_compat: ${t2.output.slice(0, 400)}`);
+          continue;
+        }
+        let a: Oracle | null = null;
+        let b: Oracle | null = null;
+        try {
+          a = await startOracle([before], { ...opts, compat: true });
+          b = await startOracle([after], { ...opts, compat: false });
+          const list = requestsOf(p);
+          const ra = await a.requestAll(list);
+          const rb = await b.requestAll(list);
+          requests += list.length;
+          run++;
+          const diffs = mismatches(list, ra, rb);
+          const counts = new Map<number, number>();
+          for (const s of ra) counts.set(s, (counts.get(s) ?? 0) + 1);
+          console.log(`    ${p.id}: ${list.length} requests (${[...counts].map(([s, n]) => `${n}×${s}`).join(', ')}), ${diffs.length} differences`);
+          for (const d of diffs.slice(0, 5)) failures.push(`${p.id}: ${d.request.method} ${d.request.path} from ${d.request.from}${d.request.auth ? ` as ${d.request.auth.user}:${d.request.auth.password}` : ''}: original ${d.a}, rewrite ${d.b}`);
+        } finally {
+          await a?.stop();
+          await b?.stop();
+        }
+      }
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+    console.log(`    ${run} files run, ${requests} requests; passed over: ${JSON.stringify(skipped)}`);
+    assert.deepEqual(failures, []);
+    if (!process.env.APACHECONF_REAL_DIRS) assert.ok(run >= 5, `only ${run} corpus files could be run`);
+  });
+});
+
+/** The access lines of two texts, compared: a fix that only removes other lines is not an access rewrite. */
+function sameAccess(a: string, b: string): boolean {
+  const pick = (t: string) => t.split(/\r?\n/).filter((l) => /^\s*(order|allow|deny|satisfy|require|<require|authmerging)\b/i.test(l)).join('\n');
+  return pick(a) === pick(b);
+}
