@@ -4,7 +4,7 @@
 //
 // Each file is set where Debian includes a package's file: after the stock apache2.conf's
 // <Directory /> (closed), <Directory /usr/share> and <Directory /var/www/> (open), read by the
-// virtual host the requests go to (a file with one <VirtualHost> gives that host its body). Its
+// virtual host the requests go to (each of its <VirtualHost> bodies is a host of its own). Its
 // absolute paths are moved under a folder of the run, where every directory it names is made,
 // with files in it; each directory also gets an `Alias /_dN/` so that requests reach it whatever
 // the file maps. Lines httpd cannot read here are commented out in both texts alike: modules
@@ -24,7 +24,7 @@ import { checkConfig, findHttpd, mismatches, startOracle, type Oracle, type Orac
 import { AUTHS, FROMS, GROUPS, METHODS, USERS, httpdOrSkip } from './migration-cases.test';
 import { corpusFiles, needCorpus } from '../support/corpus';
 import { createService } from '../../server/src/service';
-import { parse } from '../../server/src/syntax';
+import { parse, type SectionNode } from '../../server/src/syntax';
 import { getDirective } from '../../server/src/facts';
 
 /** Modules a file's directives may need beyond the harness's own, when this machine has them. */
@@ -58,12 +58,40 @@ function relocate(text: string, root: string): string {
   return text.replace(/(^|[\s"'(|^])(\/(?:usr|var|etc|srv|opt|home|data|www)(?=[/"'\s)|$]))/gm, (_m, pre: string, p: string) => pre + root + p);
 }
 
+interface Parts {
+  server: string;
+  hosts: string[];
+}
+
+/** The virtual host a section is in, if any. */
+function hostOf(s: SectionNode | null): SectionNode | null {
+  for (let p = s; p; p = p.parent) if (p.key === 'virtualhost') return p;
+  return null;
+}
+
+/**
+ * A text's server-level lines and the bodies of its virtual hosts: each body becomes the body of
+ * one of the oracle's hosts (its own name, the oracle's port), the rest is read at server level.
+ */
+function split(text: string): Parts {
+  const doc = parse(text);
+  const hosts: string[] = [];
+  let server = '';
+  let at = 0;
+  for (const h of doc.sections) {
+    if (h.key !== 'virtualhost' || !h.close || hostOf(h.parent)) continue;
+    server += text.slice(at, h.open.lineStart);
+    hosts.push(text.slice(h.open.lineEnd, h.close.lineStart));
+    at = h.close.lineEnd;
+  }
+  return { server: server + text.slice(at), hosts };
+}
+
 interface Prepared {
   id: string;
-  original: string;
-  rewritten: string;
-  /** The body for the case's virtual host, or for the server level. */
-  where: 'vhost' | 'server';
+  /** The text runnable here: its server-level lines and each virtual host's body. */
+  original: Parts;
+  rewritten: Parts;
   /** A whole configuration (a Listen line): nothing of the stock apache2.conf goes before it. */
   main: boolean;
   dirs: string[];
@@ -75,16 +103,15 @@ interface Prepared {
 
 /**
  * The file made runnable here: lines httpd cannot read commented out in both texts alike (the
- * fix does not touch them), paths moved, credentials files the oracle's, one virtual host's tags
- * taken away. Null, with why, when it cannot be run.
+ * fix does not touch them), paths moved, credentials files the oracle's, split into server-level
+ * lines and virtual hosts' bodies; or why it cannot be run.
  */
 function prepare(id: string, original: string, rewritten: string, root: string, loadable: ReadonlySet<string>): Prepared | { skip: string } {
   // A template's @placeholders@ (a build fills them in) become paths of their own, the same in both texts.
   original = original.replace(/@([A-Za-z_]+)@/g, '/srv/tpl/$1');
   rewritten = rewritten.replace(/@([A-Za-z_]+)@/g, '/srv/tpl/$1');
   const doc = parse(original);
-  const hosts = doc.sections.filter((s) => s.key === 'virtualhost');
-  if (hosts.length > 1) return { skip: `${hosts.length} virtual hosts` };
+  if (doc.sections.some((s) => s.key === 'virtualhost' && hostOf(s.parent))) return { skip: 'a <VirtualHost> inside another' };
   if (doc.sections.some((s) => s.key === 'macro' || s.key === 'perl')) return { skip: '<Macro> or <Perl>' };
   const dropText = new Set<string>();
   const modules = new Set<string>();
@@ -101,16 +128,11 @@ function prepare(id: string, original: string, rewritten: string, root: string, 
       }
     }
   }
-  const unwrap = new Set<string>();
-  for (const h of hosts) {
-    unwrap.add(original.slice(h.open.lineStart, h.open.lineEnd).replace(/\r?\n$/, ''));
-    if (h.close) unwrap.add(original.slice(h.close.lineStart, h.close.lineEnd).replace(/\r?\n$/, ''));
-  }
   const fit = (text: string): string =>
     relocate(
       text
         .split(/\r?\n/)
-        .map((l) => (dropText.has(l) ? `# (not here) ${l}` : unwrap.has(l) ? `# (host) ${l}` : l))
+        .map((l) => (dropText.has(l) ? `# (not here) ${l}` : l))
         .join('\n')
         .replace(/^(\s*Auth(?:Basic|Digest)?UserFile)\s+.*$/gim, '$1 "@USERS@"')
         .replace(/^(\s*AuthGroupFile)\s+.*$/gim, '$1 "@GROUPS@"')
@@ -158,12 +180,13 @@ function prepare(id: string, original: string, rewritten: string, root: string, 
   list.forEach((_, i) => {
     for (const n of names) urls.add(`/_d${i}/${n}`);
   });
-  const server = hosts.length === 0;
+  const pa = split(`${a}\n${aliases}\n`);
+  const pb = split(`${b}\n${aliases}\n`);
+  if (pa.hosts.length !== pb.hosts.length) return { skip: 'the rewrite has other virtual hosts' };
   return {
     id,
-    original: `${a}\n${aliases}\n`,
-    rewritten: `${b}\n${aliases}\n`,
-    where: server ? 'server' : 'vhost',
+    original: pa,
+    rewritten: pb,
     main: doc.directives.some((d) => d.key === 'listen'),
     dirs: list,
     names: [...names],
@@ -188,14 +211,19 @@ const STOCK = (root: string) => `<Directory />
 </Directory>
 `;
 
-function oracleCase(p: Prepared, text: string, root: string): OracleCase {
-  const stock = p.main ? '' : STOCK(root);
-  return p.where === 'server' ? { id: 'real', config: '', serverConfig: stock + text } : { id: 'real', config: text, ...(stock ? { serverConfig: stock } : {}) };
+/** The oracle's hosts: one per virtual host of the file (one with an empty body when it has none), the server-level lines with the first. */
+function oracleCases(p: Prepared, parts: Parts, root: string): OracleCase[] {
+  const serverConfig = (p.main ? '' : STOCK(root)) + parts.server;
+  const bodies = parts.hosts.length ? parts.hosts : [''];
+  return bodies.map((config, i) => ({ id: `h${i}`, config, ...(i === 0 ? { serverConfig } : {}) }));
 }
 
 function requestsOf(p: Prepared): OracleRequestFor[] {
   const out: OracleRequestFor[] = [];
-  for (const url of p.urls) for (const from of FROMS) for (const auth of AUTHS) for (const method of METHODS) out.push({ caseId: 'real', path: url, from, method, ...(auth ? { auth } : {}) });
+  const ids = p.original.hosts.length ? p.original.hosts.map((_, i) => `h${i}`) : ['h0'];
+  for (const caseId of ids) {
+    for (const url of p.urls) for (const from of FROMS) for (const auth of AUTHS) for (const method of METHODS) out.push({ caseId, path: url, from, method, ...(auth ? { auth } : {}) });
+  }
   return out;
 }
 
@@ -257,16 +285,16 @@ if (typeof describe === 'function') describe('real files: every rewrite of an ac
         }
         makeTree(p);
         const opts = { users: USERS, groups: GROUPS, extraModules: p.modules };
-        const before = oracleCase(p, p.original, root);
-        const after = oracleCase(p, p.rewritten, root);
-        const t1 = await checkConfig([before], { ...opts, compat: true });
+        const before = oracleCases(p, p.original, root);
+        const after = oracleCases(p, p.rewritten, root);
+        const t1 = await checkConfig(before, { ...opts, compat: true });
         if (!t1.ok) {
           const why = `httpd refuses the original here: ${t1.output.replace(/\s+/g, ' ').slice(0, 400)}`;
           skipped['httpd refuses the original here'] = (skipped['httpd refuses the original here'] ?? 0) + 1;
           console.log(`    passed over ${p.id}: ${why.slice(0, 300)}`);
           continue;
         }
-        const t2 = await checkConfig([after], { ...opts, compat: false });
+        const t2 = await checkConfig(after, { ...opts, compat: false });
         if (!t2.ok) {
           failures.push(`${p.id}: httpd refuses the rewrite without mod_access_compat: ${t2.output.slice(0, 400)}`);
           continue;
@@ -274,8 +302,8 @@ if (typeof describe === 'function') describe('real files: every rewrite of an ac
         let a: Oracle | null = null;
         let b: Oracle | null = null;
         try {
-          a = await startOracle([before], { ...opts, compat: true });
-          b = await startOracle([after], { ...opts, compat: false });
+          a = await startOracle(before, { ...opts, compat: true });
+          b = await startOracle(after, { ...opts, compat: false });
           const list = requestsOf(p);
           const ra = await a.requestAll(list);
           const rb = await b.requestAll(list);
@@ -285,7 +313,7 @@ if (typeof describe === 'function') describe('real files: every rewrite of an ac
           const counts = new Map<number, number>();
           for (const s of ra) counts.set(s, (counts.get(s) ?? 0) + 1);
           console.log(`    ${p.id}: ${list.length} requests (${[...counts].map(([s, n]) => `${n}×${s}`).join(', ')}), ${diffs.length} differences`);
-          for (const d of diffs.slice(0, 5)) failures.push(`${p.id}: ${d.request.method} ${d.request.path} from ${d.request.from}${d.request.auth ? ` as ${d.request.auth.user}:${d.request.auth.password}` : ''}: original ${d.a}, rewrite ${d.b}`);
+          for (const d of diffs.slice(0, 5)) failures.push(`${p.id}: ${d.request.caseId}: ${d.request.method} ${d.request.path} from ${d.request.from}${d.request.auth ? ` as ${d.request.auth.user}:${d.request.auth.password}` : ''}: original ${d.a}, rewrite ${d.b}`);
         } finally {
           await a?.stop();
           await b?.stop();
