@@ -21,10 +21,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { checkConfig, findHttpd, mismatches, startOracle, type Oracle, type OracleCase, type OracleRequestFor } from './harness';
-import { AUTHS, FROMS, GROUPS, METHODS, USERS, httpdOrSkip } from './migration-cases.test';
+import { AUTHS, BASIC, FROMS, GROUPS, METHODS, USERS, httpdOrSkip } from './migration-cases.test';
 import { corpusFiles, needCorpus } from '../support/corpus';
 import { createService } from '../../server/src/service';
-import { parse, type SectionNode } from '../../server/src/syntax';
+import { applyEdits, parse, type SectionNode } from '../../server/src/syntax';
 import { getDirective } from '../../server/src/facts';
 
 /** Modules a file's directives may need beyond the harness's own, when this machine has them. */
@@ -234,6 +234,19 @@ function makeTree(p: Prepared): void {
   }
 }
 
+/** The modules this machine's httpd can load for a file's lines. */
+function loadableModules(): Set<string> {
+  const loadable = new Set(
+    fs.existsSync(MODULE_DIR) ? fs.readdirSync(MODULE_DIR).filter((f) => /^mod_.*\.so$/.test(f)).map((f) => f.slice(4, -3)) : [],
+  );
+  // Modules whose directives need more than loading (a database, a certificate authority).
+  for (const m of ['md', 'authn_dbd', 'dbd', 'session_dbd', 'socache_dbm', 'authn_socache', 'cache_disk', 'dav_lock', 'lua', 'suexec']) loadable.delete(m);
+  return loadable;
+}
+
+/** What the server config of a .htaccess file's directory says, in 2.4 terms: the rewrites offered for .htaccess files are meant to hold under each. */
+const PARENTS = ['Require all granted', 'Require all denied', 'Require ip 127.0.0.2', `${BASIC}\nRequire valid-user`];
+
 /** Every file under the folders, or the corpus. */
 function sources(): string[] {
   const dirs = process.env.APACHECONF_REAL_DIRS;
@@ -257,11 +270,7 @@ if (typeof describe === 'function') describe('real files: every rewrite of an ac
     if (!process.env.APACHECONF_REAL_DIRS && !needCorpus(this)) return;
     if (!httpdOrSkip(this)) return;
     assert.ok(findHttpd());
-    const loadable = new Set(
-      fs.existsSync(MODULE_DIR) ? fs.readdirSync(MODULE_DIR).filter((f) => /^mod_.*\.so$/.test(f)).map((f) => f.slice(4, -3)) : [],
-    );
-    // Modules whose directives need more than loading (a certificate, a database, a proxy target).
-    for (const m of ['md', 'authn_dbd', 'dbd', 'session_dbd', 'socache_dbm', 'authn_socache', 'cache_disk', 'dav_lock', 'lua', 'suexec']) loadable.delete(m);
+    const loadable = loadableModules();
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'apacheconf-real-'));
     fs.chmodSync(tmp, 0o755);
     const skipped: Record<string, number> = {};
@@ -325,6 +334,103 @@ if (typeof describe === 'function') describe('real files: every rewrite of an ac
     console.log(`    ${run} files run, ${requests} requests; passed over: ${JSON.stringify(skipped)}`);
     assert.deepEqual(failures, []);
     if (!process.env.APACHECONF_REAL_DIRS) assert.ok(run >= 5, `only ${run} corpus files could be run`);
+  });
+
+  // A .htaccess file's rewrite is not preferred (the file does not show what its directory
+  // inherits), and says under what it holds: whatever 2.4 Require the server config sets for the
+  // directory, AllowOverride allowing AuthConfig, no later section setting access. So each is run
+  // under four such server configs, AllowOverride All.
+  it('.htaccess files: the rewrite offered answers as the original under 2.4 server configs that allow it', async function () {
+    if (!process.env.APACHECONF_REAL_DIRS && !needCorpus(this)) return;
+    if (!httpdOrSkip(this)) return;
+    const loadable = loadableModules();
+    const before: OracleCase[] = [];
+    const after: OracleCase[] = [];
+    const reqs: OracleRequestFor[] = [];
+    const names = new Map<string, string>();
+    const skipped: Record<string, number> = {};
+    const modules = new Set<string>();
+    for (const file of sources()) {
+      if (!/htaccess/i.test(path.basename(file))) continue;
+      const text = fs.readFileSync(file, 'latin1');
+      if (!/^\s*(order|allow|deny|satisfy)\b/im.test(text)) continue;
+      const a = createService().analyze({ text, uri: 'file://' + file, context: 'htaccess', depth: 'full' });
+      const fixes = new Map<string, Array<{ start: number; end: number; newText: string }>>();
+      for (const f of a.findings) if (f.rule === 'legacy-access') for (const x of f.fixes ?? []) if (!/naive/.test(x.title)) fixes.set(JSON.stringify(x.edits), x.edits);
+      // One rewrite a section (a file of several <FilesMatch> blocks has several): all of them.
+      let rewritten: string | null = null;
+      try {
+        rewritten = fixes.size ? applyEdits(text, [...fixes.values()].flat()) : null;
+      } catch {
+        rewritten = null;
+      }
+      if (rewritten === null) {
+        const why = fixes.size ? 'rewrites that overlap' : 'no rewrite offered (nothing to migrate, or no rewrite holds)';
+        skipped[why] = (skipped[why] ?? 0) + 1;
+        continue;
+      }
+      const doc = parse(text);
+      const drop = new Set<string>();
+      for (const d of doc.directives) {
+        if (dropLine(d.key, loadable)) drop.add(text.slice(d.lineStart, d.lineEnd).replace(/\r?\n$/, ''));
+        else {
+          const m = getDirective(d.key)?.module;
+          if (m && m.startsWith('mod_') && m !== 'mod_access_compat' && loadable.has(moduleShort(m))) modules.add(moduleShort(m));
+        }
+      }
+      const fit = (t: string): string =>
+        t
+          .split(/\r?\n/)
+          .map((l) => (drop.has(l) ? `# (not here) ${l}` : l))
+          .join('\n')
+          .replace(/^(\s*Auth(?:Basic|Digest)?UserFile)\s+.*$/gim, '$1 "@USERS@"')
+          .replace(/^(\s*AuthGroupFile)\s+.*$/gim, '$1 "@GROUPS@"')
+          .replace(/^(\s*Auth(?:Basic|Digest|Form)Provider)\s+.*$/gim, '$1 file');
+      const files: Record<string, string> = { 'sub/index.html': 'i\n', 'sub/a.html': 'a\n', 'sub/a.php': 'p\n', 'sub/a.txt': 't\n' };
+      const urls = new Set(['/sub/a.html', '/sub/index.html', '/sub/a.php', '/sub/a.txt']);
+      for (const s of doc.sections) {
+        if (s.key !== 'files' && s.key !== 'filesmatch') continue;
+        const arg = s.args[0]?.value ?? '';
+        const words = /^[\w.-]+$/.test(arg) ? [arg] : (arg.match(/[A-Za-z0-9_]+/g) ?? []).filter((w) => w.length > 1).flatMap((w) => [w, `a.${w}`]);
+        if (/\\?\.ht/.test(arg)) words.push('.htpasswd');
+        for (const w of words) {
+          files[`sub/${w}`] = `${w}\n`;
+          urls.add(`/sub/${w}`);
+        }
+      }
+      const id = path.relative(path.dirname(path.dirname(file)), file);
+      PARENTS.forEach((parent, k) => {
+        const caseId = `x${before.length}`;
+        names.set(caseId, `${id} under "${parent.split('\n').pop()}"`);
+        const config = `<Directory "@DOCROOT@">\n  AllowOverride All\n  ${parent.split('\n').join('\n  ')}\n</Directory>`;
+        before.push({ id: caseId, config, files: { ...files, 'sub/.htaccess': fit(text) } });
+        after.push({ id: caseId, config, files: { ...files, 'sub/.htaccess': fit(rewritten) } });
+        for (const url of urls) for (const from of FROMS) for (const auth of AUTHS) for (const method of METHODS) reqs.push({ caseId, path: url, from, method, ...(auth ? { auth } : {}) });
+        void k;
+      });
+    }
+    console.log(`    ${before.length / PARENTS.length} .htaccess files with rewrites offered, each under ${PARENTS.length} server configs; passed over: ${JSON.stringify(skipped)}`);
+    if (!before.length) return;
+    const opts = { users: USERS, groups: GROUPS, extraModules: [...modules] };
+    let a: Oracle | null = null;
+    let b: Oracle | null = null;
+    try {
+      a = await startOracle(before, { ...opts, compat: true });
+      b = await startOracle(after, { ...opts, compat: false });
+      const ra = await a.requestAll(reqs);
+      const rb = await b.requestAll(reqs);
+      const diffs = mismatches(reqs, ra, rb);
+      const counts = new Map<number, number>();
+      for (const s of ra) counts.set(s, (counts.get(s) ?? 0) + 1);
+      console.log(`    ${reqs.length} requests (${[...counts].map(([s, n]) => `${n}×${s}`).join(', ')}), ${diffs.length} differences`);
+      assert.deepEqual(
+        diffs.slice(0, 10).map((d) => `${names.get(d.request.caseId)}: ${d.request.method} ${d.request.path} from ${d.request.from}${d.request.auth ? ` as ${d.request.auth.user}:${d.request.auth.password}` : ''}: original ${d.a}, rewrite ${d.b}`),
+        [],
+      );
+    } finally {
+      await a?.stop();
+      await b?.stop();
+    }
   });
 });
 
