@@ -277,6 +277,7 @@ if (typeof describe === 'function') describe('real files: every rewrite of an ac
     const failures: string[] = [];
     let run = 0;
     let requests = 0;
+    let migratedInPart = 0;
     try {
       for (const file of sources()) {
         const base = path.basename(file);
@@ -303,16 +304,20 @@ if (typeof describe === 'function') describe('real files: every rewrite of an ac
           console.log(`    passed over ${p.id}: ${why.slice(0, 300)}`);
           continue;
         }
+        // A file migrated in part (the sections left have no exact rewrite) still needs
+        // mod_access_compat for them: its rewrite runs with it, and must answer as the original did.
+        let partly = false;
         const t2 = await checkConfig(after, { ...opts, compat: false });
-        if (!t2.ok) {
-          failures.push(`${p.id}: httpd refuses the rewrite without mod_access_compat: ${t2.output.slice(0, 400)}`);
+        if (!t2.ok && /Invalid command '(Order|Allow|Deny|Satisfy)'/i.test(t2.output)) partly = (await checkConfig(after, { ...opts, compat: true })).ok;
+        if (!t2.ok && !partly) {
+          failures.push(`${p.id}: httpd refuses the rewrite: ${t2.output.slice(0, 400)}`);
           continue;
         }
         let a: Oracle | null = null;
         let b: Oracle | null = null;
         try {
           a = await startOracle(before, { ...opts, compat: true });
-          b = await startOracle(after, { ...opts, compat: false });
+          b = await startOracle(after, { ...opts, compat: partly });
           const list = requestsOf(p);
           const ra = await a.requestAll(list);
           const rb = await b.requestAll(list);
@@ -321,7 +326,8 @@ if (typeof describe === 'function') describe('real files: every rewrite of an ac
           const diffs = mismatches(list, ra, rb);
           const counts = new Map<number, number>();
           for (const s of ra) counts.set(s, (counts.get(s) ?? 0) + 1);
-          console.log(`    ${p.id}: ${list.length} requests (${[...counts].map(([s, n]) => `${n}×${s}`).join(', ')}), ${diffs.length} differences`);
+          if (partly) migratedInPart++;
+          console.log(`    ${p.id}${partly ? ' (migrated in part: the rewrite runs with mod_access_compat too)' : ''}: ${list.length} requests (${[...counts].map(([s, n]) => `${n}×${s}`).join(', ')}), ${diffs.length} differences`);
           for (const d of diffs.slice(0, 5)) failures.push(`${p.id}: ${d.request.caseId}: ${d.request.method} ${d.request.path} from ${d.request.from}${d.request.auth ? ` as ${d.request.auth.user}:${d.request.auth.password}` : ''}: original ${d.a}, rewrite ${d.b}`);
         } finally {
           await a?.stop();
@@ -331,7 +337,7 @@ if (typeof describe === 'function') describe('real files: every rewrite of an ac
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }
-    console.log(`    ${run} files run, ${requests} requests; passed over: ${JSON.stringify(skipped)}`);
+    console.log(`    ${run} files run (${migratedInPart} migrated in part), ${requests} requests; passed over: ${JSON.stringify(skipped)}`);
     assert.deepEqual(failures, []);
     if (!process.env.APACHECONF_REAL_DIRS) assert.ok(run >= 5, `only ${run} corpus files could be run`);
   });

@@ -43,6 +43,14 @@ describe('legacy-access in a file another includes, the main file unknown', () =
       want: '<Directory /srv/lan>\r\n    # the office\r\n    AuthMerging And\r\n    Require ip 10.0.0.0/8\r\n</Directory>\r\n',
     },
     {
+      // Horde's Debian file: `Require local` (2.4 half of an IfModule pair) on the application's
+      // folder, `Deny from all` on its subfolders. Keeping what they inherit (AuthMerging And) would
+      // say nothing more: refusing everyone answers alike whatever comes before.
+      name: 'deny everyone under a folder with a Require of its own: Require all denied alone, no AuthMerging',
+      text: '<Directory /usr/share/horde>\n  <IfModule mod_authz_core.c>\n    Require local\n  </IfModule>\n  <IfModule !mod_authz_core.c>\n    Order Deny,Allow\n    Deny from All\n    Allow from 127.0.0.1\n  </IfModule>\n</Directory>\n<Directory /usr/share/horde/config>\n     Deny from all\n</Directory>\n',
+      want: '<Directory /usr/share/horde>\n  <IfModule mod_authz_core.c>\n    Require local\n  </IfModule>\n  <IfModule !mod_authz_core.c>\n    Order Deny,Allow\n    Deny from All\n    Allow from 127.0.0.1\n  </IfModule>\n</Directory>\n<Directory /usr/share/horde/config>\n     Require all denied\n</Directory>\n',
+    },
+    {
       name: 'deny everyone: right whatever comes before, written alone',
       text: '<Directory /srv/secret>\n    Order deny,allow\n    Deny from all\n</Directory>\n',
       want: '<Directory /srv/secret>\n    Require all denied\n</Directory>\n',

@@ -1070,7 +1070,23 @@ function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean | 
     }
     if (edits.size > spec.edits.size) out.push({ name: 'spec-and-closed', edits });
   }
-  return out;
+  // Each form again, just before it, with `AuthMerging And` left out where a section's new block
+  // is `Require all denied` alone: refusing everyone, it answers alike whatever it inherits (a
+  // package's `Deny from all` under a directory with `Require local`). The check says whether it holds.
+  return out.flatMap((c) => {
+    const alone = deniedAlone(c);
+    return alone ? [alone, c] : [c];
+  });
+}
+
+function deniedAlone(c: Candidate): Candidate | null {
+  let edits: Map<Scope, ScopeEdit> | null = null;
+  for (const [s, e] of c.edits) {
+    if (e.merging !== 'And' || e.extra?.length || s.authz?.root || s.authz?.mergingDirective || e.block?.length !== 1 || !isDenied(e.block[0])) continue;
+    edits ??= new Map(c.edits);
+    edits.set(s, { ...e, merging: undefined });
+  }
+  return edits ? { name: `${c.name}-denied-alone`, edits } : null;
 }
 
 /**
