@@ -169,6 +169,16 @@ describe('crossSectionMixed (mixed-access across sections)', () => {
       want: [['require-still-applies', 'Order deny,allow']],
     },
     {
+      name: 'host rules that refuse everyone under a Require: nobody they let in meets it (phpMyAdmin\'s setup/lib)',
+      text: d('  Require valid-user', '/usr/share/phpmyadmin/setup') + d('  Order Deny,Allow\n  Deny from All', '/usr/share/phpmyadmin/setup/lib'),
+      want: [],
+    },
+    {
+      name: 'the same with one address let in: it still meets the Require',
+      text: d('  Require valid-user', '/usr/share/phpmyadmin/setup') + d('  Order Deny,Allow\n  Deny from All\n  Allow from 10.1', '/usr/share/phpmyadmin/setup/lib'),
+      want: [['require-still-applies', 'Order Deny,Allow']],
+    },
+    {
       name: 'disjoint directories do not meet',
       text: d('  Order deny,allow\n  Deny from all', '/srv/a') + d('  Require valid-user', '/srv/b'),
       want: [],

@@ -436,6 +436,9 @@ function mixedNotes(doc: ConfigDocument, model: AccessModel, cache: Map<Scope, P
     if (!pts) continue;
     const classes = methodClasses(x.compat, [], false);
     const restricts = classes.some((k) => !k.satisfyAny && !isGranted(verdictBlock(k.order, k.allow, k.deny)));
+    // Host rules that refuse every client (phpMyAdmin's `Deny from All` on a folder under one with
+    // `Require valid-user`): nobody they let in meets the earlier Require, so nothing is hidden.
+    const refusesAll = classes.every((k) => !k.satisfyAny && isDenied(verdictBlock(k.order, k.allow, k.deny)));
     for (const p of pts) {
       if (p.x !== x || !p.state.authz.tree) continue;
       const xi = p.applied.findIndex((a) => a.scope === x);
@@ -455,7 +458,7 @@ function mixedNotes(doc: ConfigDocument, model: AccessModel, cache: Map<Scope, P
             related: x.compat.directives.map((d) => ({ start: d.start, end: d.end, message: `host rule of ${label(x)}, checked before this Require` })),
             kind: 'host-rules-before-require',
           });
-        } else if (i < xi && !x.authz?.root && !allGranted(y.authz.root)) {
+        } else if (i < xi && !x.authz?.root && !allGranted(y.authz.root) && !refusesAll) {
           const key = `b|${x.index}|${y.index}`;
           if (pairs.has(key)) continue;
           const d0 = x.compat.directives[0];
