@@ -246,6 +246,13 @@ describe('rule legacy-access: <IfModule> names httpd never finds', () => {
     { test: '!mod_authz_core', severity: 'warning', says: /is 2\.2 access control/ },
     { test: 'mod_access_compat.c', severity: 'warning', says: /is 2\.2 access control/ },
     { test: '!mod_authz_core.c', severity: 'hint', says: /only httpd 2\.2 reads this branch/ },
+    // httpd 2.0's names, which 2.1 replaced (Ampache's config/.htaccess guards its 2.2 half with
+    // `<IfModule mod_access.c>`): no 2.2 or 2.4 server has them.
+    { test: 'mod_access.c', severity: 'hint', says: /no httpd since 2\.0 reads this branch: `<IfModule mod_access\.c>` names httpd 2\.0's mod_access\.c, which 2\.2 replaced with mod_authz_host/ },
+    { test: 'access_module', severity: 'hint', says: /names httpd 2\.0's access_module, which 2\.2 replaced with mod_authz_host/ },
+    { test: 'mod_auth.c', severity: 'hint', says: /names httpd 2\.0's mod_auth\.c, which 2\.2 replaced with mod_auth_basic, mod_authn_file and mod_authz_user/ },
+    // And so every server reads the negated test: 2.4 with the compatibility module sees host rules.
+    { test: '!mod_access.c', severity: 'warning', says: /is 2\.2 access control/ },
   ];
   for (const r of rows) {
     it(`<IfModule ${r.test}>`, () => {

@@ -23,12 +23,33 @@ const ONLY_24 = new Set([
 ]);
 /** Present only in 2.4 servers that still load the compatibility module. */
 const ONLY_24_COMPAT = new Set(['mod_access_compat', 'access_compat_module']);
-/** Modules 2.4 no longer has (2.2 or older). */
+/** Modules 2.4 no longer has, which 2.2 has. */
 const ONLY_22 = new Set([
   'mod_authz_default', 'authz_default_module', 'mod_authn_default', 'authn_default_module',
   'mod_mem_cache', 'mem_cache_module', 'mod_disk_cache', 'disk_cache_module',
-  'mod_access', 'access_module', 'mod_auth', 'auth_module',
 ]);
+/**
+ * httpd 2.0's modules that 2.1 renamed or split, with what took their place: neither 2.2 nor 2.4
+ * has a module by these names, so `<IfModule mod_access.c>` holds in no server either reads.
+ */
+const ONLY_20 = new Map([
+  ['mod_access', 'mod_authz_host'],
+  ['access_module', 'mod_authz_host'],
+  ['mod_auth', 'mod_auth_basic, mod_authn_file and mod_authz_user'],
+  ['auth_module', 'mod_auth_basic, mod_authn_file and mod_authz_user'],
+  ['mod_auth_dbm', 'mod_authn_dbm and mod_authz_dbm'],
+  ['auth_dbm_module', 'mod_authn_dbm and mod_authz_dbm'],
+  ['mod_auth_anon', 'mod_authn_anon'],
+  ['auth_anon_module', 'mod_authn_anon'],
+]);
+
+/** For `<IfModule arg>` naming one of httpd 2.0's modules that 2.2 and 2.4 lack: the module and what replaced it. */
+export function formerModule(arg: string): { name: string; now: string } | null {
+  if (arg.startsWith('!')) return null;
+  const k = moduleKey(arg);
+  const now = ONLY_20.get(k);
+  return now ? { name: k.endsWith('_module') ? k : `${k}.c`, now } : null;
+}
 
 /** The key of a module name that names no module at all (see moduleKey). */
 const NO_MODULE = '\u0000no module';
@@ -61,7 +82,7 @@ export function namesNoModule(arg: string): boolean {
 function moduleReaders(arg: string): Set<Reader> {
   const neg = arg.startsWith('!');
   const k = moduleKey(neg ? arg.slice(1) : arg);
-  if (k === NO_MODULE) return neg ? new Set(ALL_READERS) : new Set();
+  if (k === NO_MODULE || ONLY_20.has(k)) return neg ? new Set(ALL_READERS) : new Set();
   let yes: Reader[];
   if (ONLY_24.has(k)) yes = ['httpd24compat', 'httpd24'];
   else if (ONLY_24_COMPAT.has(k)) yes = ['httpd24compat'];
@@ -257,7 +278,7 @@ export function readBy24Surely(section: SectionNode): boolean {
     const k = moduleKey(neg ? arg.slice(1) : arg);
     if (k === NO_MODULE) return neg;
     if (ONLY_24.has(k)) return !neg;
-    if (ONLY_22.has(k)) return neg;
+    if (ONLY_22.has(k) || ONLY_20.has(k)) return neg;
     return false;
   }
   if (section.key === 'ifdirective') {

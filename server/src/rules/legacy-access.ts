@@ -43,7 +43,7 @@ import { codeLine, COMPAT_DIRECTIVES, in22Branch, readers } from './scope';
 import { detached, directivesNamed, hasDirective, SpanCache, type ConfigDocument, type SectionNode } from '../syntax';
 import { FRAGMENT_BECAUSE, INCLUDED_NOTE, isBelowDir, lineLabel, openDirsTouching, planMigration, plansAsIncluded, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
 import { ancestors, looksIncluded } from '../model/context';
-import { namesNoModule, only22Inside, readersInside, testKeyOf } from '../model/guards';
+import { formerModule, namesNoModule, only22Inside, readersInside, testKeyOf } from '../model/guards';
 
 /**
  * The finding's message: which line, what it is, and what to write instead, in one sentence or
@@ -82,8 +82,22 @@ const described: Array<SpanCache<string>> = [new SpanCache(16384), new SpanCache
  * The message of a line, by its text (the name and the words, and so the message, follow from
  * it). In a branch only 2.2 reads it is a short hint: the line is dead in 2.4.
  */
+/** The `<IfModule>` around a line that names one of httpd 2.0's modules, which 2.2 and 2.4 lack (see formerModule). */
+function formerGuard(parent: SectionNode | null): { arg: string; name: string; now: string } | null {
+  for (let p = parent; p; p = p.parent) {
+    const arg = p.key === 'ifmodule' ? p.args[0]?.value : undefined;
+    const f = arg ? formerModule(arg) : null;
+    if (f) return { arg: arg!, ...f };
+  }
+  return null;
+}
+
 /** Why no server reads a line, when an `<IfModule>` around it names no module as httpd spells them. */
 function misnamedModule(d: DirectiveNode): string {
+  const old = formerGuard(d.parent);
+  if (old) {
+    return `: \`<IfModule ${old.arg}>\` names httpd 2.0's ${old.name}, which 2.2 replaced with ${old.now}, so neither 2.2 nor 2.4 reads these lines: they have had no effect since 2.0. Delete them, or write what they meant as \`Require\` outside the test if nothing else does`;
+  }
   for (let p = d.parent; p; p = p.parent) {
     const arg = p.key === 'ifmodule' ? p.args[0]?.value : undefined;
     if (arg && namesNoModule(arg)) {
@@ -97,7 +111,7 @@ function describedOf(text: string, d: DirectiveNode, only22: boolean): string {
   // A branch no server reads (an <IfModule> name httpd never finds, such as `mod_access_compat` without `.c`).
   const unread = only22 && !readers(d).has('httpd22');
   // Rare, and its words depend on the sections around the line: not cached.
-  if (unread) return `${quoted(d)}: no httpd reads this branch${misnamedModule(d)}.`;
+  if (unread) return `${quoted(d)}: no httpd ${formerGuard(d.parent) ? 'since 2.0 ' : ''}reads this branch${misnamedModule(d)}.`;
   const cache = described[only22 ? 1 : 0];
   let v = cache.get(text, d.start, d.end);
   if (v === undefined) {
