@@ -34,6 +34,40 @@ const ROWS: Row[] = [
   { line: 'CustomLog "|/bin/cat >/dev/null" common', refused: false },
 ];
 
+/** `Options` lines, and whether httpd 2.4 refuses them (changed-syntax reports exactly those). */
+const OPTIONS: Array<[string, boolean]> = [
+  ['FollowSymLinks +ExecCGI', true],
+  ['+ExecCGI FollowSymLinks', true],
+  ['-Indexes None', true],
+  ['Indexes +Indexes', true],
+  ['+Indexes All', true],
+  ['None -Indexes Indexes', true],
+  ['None +ExecCGI', false],
+  ['none +execcgi', false],
+  ['All -Indexes', false],
+  ['All Indexes +FollowSymLinks', false],
+  ['-Indexes +FollowSymLinks', false],
+  ['Indexes FollowSymLinks', false],
+];
+
+describe('Options mixing signed and plain words: what changed-syntax says, httpd -t says', function () {
+  this.timeout(120_000);
+  for (const [words, refused] of OPTIONS) {
+    it(`Options ${words}`, async function () {
+      if (!findHttpd()) {
+        if (process.env.CI === 'true') throw new Error('httpd is required when CI=true');
+        this.skip();
+      }
+      const text = `<Directory /srv>\n  Options ${words}\n</Directory>`;
+      const flagged = createService().analyze({ text: text + '\n' }).findings.some((f) => f.rule === 'changed-syntax');
+      const r = await checkConfig([{ id: 'o', config: '', serverConfig: text }], { compat: false });
+      assert.equal(!r.ok, refused, r.output);
+      if (refused) assert.match(r.output, /Either all Options must start with \+ or -/);
+      assert.equal(flagged, refused);
+    });
+  }
+});
+
 describe('upgrade fixes accepted by the real httpd', function () {
   this.timeout(120_000);
   before(function () {

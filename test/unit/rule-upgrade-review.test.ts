@@ -11,6 +11,12 @@ describe('rules changed-syntax, changed-behavior, changed-default', () => {
     { rule: 'changed-syntax', name: 'FilterProvider 2.2 form: no fix', before: lines('FilterProvider gz DEFLATE resp=Content-Type $text/'), flagged: ['resp=Content-Type $text/'], after: undefined },
     { rule: 'changed-syntax', name: 'FilterProvider 2.4 form', before: lines('FilterProvider gz DEFLATE "%{CONTENT_TYPE} =~ m#^text/#"'), flagged: [] },
     { rule: 'changed-syntax', name: 'CharsetOptions without DebugLevel', before: lines('CharsetOptions ImplicitAdd'), flagged: [] },
+    // Each row's verdict is httpd -t's (test/httpd/upgrade-fixes.test.ts runs the same lines).
+    { rule: 'changed-syntax', name: 'Options: a signed word after a plain one', before: lines('<Directory /srv>', '  Options FollowSymLinks +ExecCGI', '</Directory>'), flagged: ['FollowSymLinks +ExecCGI'] },
+    { rule: 'changed-syntax', name: 'Options: a plain word after a signed one', before: lines('<Directory /srv>', '  Options -Indexes None', '</Directory>'), flagged: ['-Indexes None'] },
+    { rule: 'changed-syntax', name: 'Options: None then signed words is accepted', before: lines('<Directory /srv>', '  Options none +ExecCGI', '</Directory>'), flagged: [] },
+    { rule: 'changed-syntax', name: 'Options: All, a plain word, then signed ones is accepted', before: lines('<Directory /srv>', '  Options All Indexes +FollowSymLinks', '</Directory>'), flagged: [] },
+    { rule: 'changed-syntax', name: 'Options: all signed, or all plain', before: lines('<Directory /srv>', '  Options -Indexes +FollowSymLinks', '  Options Indexes FollowSymLinks', '</Directory>'), flagged: [] },
     { rule: 'changed-behavior', name: 'piped log with shell syntax', before: lines('CustomLog "|/usr/bin/tee -a /var/log/a.log | logger" combined'), flagged: ['"|/usr/bin/tee -a /var/log/a.log | logger"'], after: lines('CustomLog "|$/usr/bin/tee -a /var/log/a.log | logger" combined'), severity: 'warning' },
     { rule: 'changed-behavior', name: 'ErrorLog piped with a redirect, unquoted', before: lines('ErrorLog |/bin/cat>>/tmp/e'), flagged: ['|/bin/cat>>/tmp/e'], after: lines('ErrorLog |$/bin/cat>>/tmp/e') },
     { rule: 'changed-behavior', name: 'piped log without shell syntax', before: lines('CustomLog "|/usr/bin/rotatelogs /var/log/a.%Y%m%d 86400" common'), flagged: [] },

@@ -6,7 +6,9 @@
  * - `changed-syntax`: arguments 2.4 refuses. `CharsetOptions` and
  *   `ExtFilterOptions` lost `DebugLevel=N` ("Invalid … option"; the fix drops
  *   the word: it only set logging); `FilterProvider` takes an expression now
- *   ("takes three arguments"; no automatic rewrite).
+ *   ("takes three arguments"; no automatic rewrite); `Options` may no longer mix
+ *   words with `+`/`-` and words without (no automatic rewrite: which 2.2 meant
+ *   is not known).
  * - `changed-behavior`: accepted, but does something else in 2.4: piped logs
  *   run without a shell (fix: `|$` asks for the shell 2.2 used), CRL files
  *   are not checked until `SSLCARevocationCheck` says so (fix: `chain`, what
@@ -44,13 +46,36 @@ function eolOf(text: string): string {
 
 const DEBUG_LEVEL_DIRECTIVES = new Set(['charsetoptions', 'extfilteroptions']);
 
+/**
+ * Where an `Options` line mixes words with `+`/`-` and words without, as httpd 2.4 refuses it
+ * ("Either all Options must start with + or -, or no Option may"; 2.2 took it): a plain word
+ * after a signed one, or a signed word after plain ones unless the list starts with `All` or
+ * `None` (`Options None +ExecCGI` is accepted). The offending word's index, or -1.
+ */
+export function mixedOptionsAt(words: readonly string[]): number {
+  let signed = false;
+  let plain = false;
+  const base = words.length > 0 && /^(all|none)$/i.test(words[0]);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (w.startsWith('+') || w.startsWith('-')) {
+      if (plain && !base) return i;
+      signed = true;
+    } else {
+      if (signed) return i;
+      plain = true;
+    }
+  }
+  return -1;
+}
+
 export const changedSyntaxRule: Rule = {
   id: 'changed-syntax',
   defaultSeverity: 'error',
-  summary: 'Arguments 2.4 refuses at start-up: `DebugLevel=N` of `CharsetOptions`/`ExtFilterOptions` (fix drops it), the 2.2 form of `FilterProvider`.',
+  summary: 'Arguments 2.4 refuses at start-up: `DebugLevel=N` of `CharsetOptions`/`ExtFilterOptions` (fix drops it), the 2.2 form of `FilterProvider`, `Options` that mix signed and plain words.',
   check({ doc }) {
     const out: Finding[] = [];
-    const read = directivesWhere(doc, (k) => DEBUG_LEVEL_DIRECTIVES.has(k) || k === 'filterprovider');
+    const read = directivesWhere(doc, (k) => DEBUG_LEVEL_DIRECTIVES.has(k) || k === 'filterprovider' || k === 'options');
     for (let ix = 0; ix < read.length; ix++) {
       const d = read[ix];
       if (DEBUG_LEVEL_DIRECTIVES.has(d.key)) {
@@ -73,6 +98,17 @@ export const changedSyntaxRule: Rule = {
           ...only22(d),
           data: { directive: d.name.value, option: 'DebugLevel' },
           ...(in22Branch(d) ? {} : { fixes: [{ title: alone ? `Delete ${d.name.value} (DebugLevel was its only option)` : 'Drop DebugLevel (2.4 has no such option)', edits, preferred: true }] }),
+        });
+      } else if (d.key === 'options') {
+        const at = mixedOptionsAt(d.args.map((a) => a.value));
+        if (at < 0) continue;
+        out.push({
+          rule: 'changed-syntax',
+          message: `${code('Options')} mixes words with \`+\` or \`-\` and words without: httpd 2.4 refuses to start with it ("Either all Options must start with + or -, or no Option may"; in a .htaccess file every request answers 500), where 2.2 took it. Write every word with \`+\`/\`-\` (changes to what the directory inherits) or none (the whole list); a list may start with \`All\` or \`None\` and go on with signed words.`,
+          start: d.args[0].start,
+          end: d.args[d.args.length - 1].end,
+          ...only22(d),
+          data: { directive: 'Options' },
         });
       } else if (d.key === 'filterprovider' && d.args.length === 4) {
         out.push({
