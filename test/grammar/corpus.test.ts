@@ -6,21 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { parse, type ConfigDocument, type LineNode } from '../../server/src/syntax';
-import { loadGrammar, root, tokenizeLines, type LineToken } from './textmate';
-
-const corpus = path.resolve(root, '../shared/corpus');
-
-function corpusFiles(): string[] {
-  const files: string[] = [];
-  if (!fs.existsSync(corpus)) return files;
-  for (const dir of fs.readdirSync(corpus).sort()) {
-    const full = path.join(corpus, dir);
-    if (fs.statSync(full).isDirectory()) for (const f of fs.readdirSync(full).sort()) files.push(path.join(full, f));
-  }
-  return files;
-}
+import { corpusFiles, corpusRelative } from '../support/corpus';
+import { loadGrammar, tokenizeLines, type LineToken } from './textmate';
 
 const COMMENT = 'comment.line.number-sign.apacheconf';
 const NAME = /^keyword\.other\.directive\.(?:deprecated\.)?apacheconf$/;
@@ -140,7 +128,7 @@ describe('grammar: agrees with the parser on the corpus', () => {
       const mine: string[] = [];
       for (const node of doc.lines) check(doc, scoped, node, mine);
       lines += doc.lines.length;
-      problems.push(...mine.slice(0, 5).map((p) => `${path.relative(corpus, file)} ${p}`));
+      problems.push(...mine.slice(0, 5).map((p) => `${corpusRelative(file)} ${p}`));
     }
     assert.ok(lines > 1000, `only ${lines} logical lines read`);
     assert.deepEqual(problems, []);

@@ -13,18 +13,7 @@ import { foldingRanges } from '../../server/src/features/folding';
 import { selectionRanges } from '../../server/src/features/selection';
 import { documentLinks } from '../../server/src/features/links';
 import { defaultContextFor } from '../../server/src/model/context';
-
-const corpus = path.resolve(__dirname, '../../../shared/corpus');
-
-function corpusFiles(): string[] {
-  const files: string[] = [];
-  if (!fs.existsSync(corpus)) return files;
-  for (const dir of fs.readdirSync(corpus).sort()) {
-    const full = path.join(corpus, dir);
-    if (fs.statSync(full).isDirectory()) for (const f of fs.readdirSync(full).sort()) files.push(path.join(full, f));
-  }
-  return files;
-}
+import { corpusFiles } from '../support/corpus';
 
 function span(doc: ConfigDocument, r: Range): [number, number] {
   return [offsetAt(doc, r.start), offsetAt(doc, r.end)];

@@ -5,6 +5,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { Range } from 'vscode-languageserver-types';
 import { parse, type ConfigDocument } from '../../server/src/syntax';
 import { format, formatOnType, type FormatOptions } from '../../server/src/features/format';
+import { corpusFiles } from '../support/corpus';
 
 const SPACES2: FormatOptions = { tabSize: 2, insertSpaces: true };
 const SPACES4: FormatOptions = { tabSize: 4, insertSpaces: true };
@@ -251,14 +252,7 @@ describe('feature: formatting', () => {
   });
 
   describe('over the shared corpus', () => {
-    const corpus = path.resolve(__dirname, '../../../shared/corpus');
-    const files: string[] = [];
-    if (fs.existsSync(corpus)) {
-      for (const dir of fs.readdirSync(corpus)) {
-        const full = path.join(corpus, dir);
-        if (fs.statSync(full).isDirectory()) for (const f of fs.readdirSync(full)) files.push(path.join(full, f));
-      }
-    }
+    const files = corpusFiles();
     if (!files.length) {
       it('corpus is present', function () {
         if (process.env.CI === 'true') assert.fail(`corpus not found at ../shared/corpus`);

@@ -17,25 +17,14 @@ import { parse, print, type ConfigDocument, type Token } from '../../server/src/
 import { createService } from '../../server/src/service';
 import { FILE_CONTEXTS } from '../../server/src/model/context';
 import { evalCondition } from '../../server/src/access/evaluate';
+import { corpusDir, corpusFiles, filesUnder } from '../support/corpus';
 
 const repo = path.resolve(__dirname, '../..');
-const corpus = path.resolve(repo, '../shared/corpus');
-
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  if (!fs.existsSync(dir)) return out;
-  for (const ent of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const full = path.join(dir, ent.name);
-    if (ent.isDirectory()) out.push(...filesUnder(full));
-    else if (ent.isFile() && ent.name !== 'MANIFEST.tsv' && ent.name !== 'README.md') out.push(full);
-  }
-  return out;
-}
 
 /** Seed texts: the corpus, or the bundled examples when the corpus is absent. */
 function seeds(): { texts: string[]; fromCorpus: boolean } {
-  const corpusFiles = filesUnder(corpus);
-  if (corpusFiles.length) return { texts: corpusFiles.map((f) => fs.readFileSync(f, 'latin1')), fromCorpus: true };
+  const files = corpusFiles();
+  if (files.length) return { texts: files.map((f) => fs.readFileSync(f, 'latin1')), fromCorpus: true };
   return { texts: filesUnder(path.join(repo, 'examples')).map((f) => fs.readFileSync(f, 'latin1')), fromCorpus: false };
 }
 
@@ -157,7 +146,7 @@ describe('fuzz: parser and analysis on mutated real files', () => {
 
   it('has seed texts', function () {
     if (!fromCorpus) {
-      if (process.env.CI === 'true') assert.fail(`corpus not found at ${corpus}`);
+      if (process.env.CI === 'true') assert.fail(`corpus not found at ${corpusDir}`);
       console.log('    (../shared/corpus is absent: mutating the bundled examples instead)');
     }
     assert.ok(texts.length > 0);

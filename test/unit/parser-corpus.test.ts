@@ -8,8 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { decode, encode, parse, positionAt, print } from '../../server/src/syntax';
-
-const corpus = path.resolve(__dirname, '../../../shared/corpus');
+import { corpusDir, corpusFiles, corpusRelative } from '../support/corpus';
 
 /**
  * Corpus files that httpd itself would reject, with the syntax error codes we
@@ -17,24 +16,11 @@ const corpus = path.resolve(__dirname, '../../../shared/corpus');
  */
 const KNOWN_BROKEN: Record<string, string[]> = {};
 
-function corpusFiles(): string[] {
-  const out: string[] = [];
-  if (!fs.existsSync(corpus)) return out;
-  for (const dir of fs.readdirSync(corpus).sort()) {
-    const full = path.join(corpus, dir);
-    if (!fs.statSync(full).isDirectory()) continue;
-    for (const f of fs.readdirSync(full).sort()) {
-      if (fs.statSync(path.join(full, f)).isFile()) out.push(path.join(full, f));
-    }
-  }
-  return out;
-}
-
 describe('parser: corpus', () => {
   const files = corpusFiles();
   if (!files.length) {
     it('corpus is present', function () {
-      if (process.env.CI === 'true') assert.fail(`corpus not found at ${corpus}`);
+      if (process.env.CI === 'true') assert.fail(`corpus not found at ${corpusDir}`);
       console.log('    (skipped: ../shared/corpus is absent)');
       this.skip();
     });
@@ -44,7 +30,7 @@ describe('parser: corpus', () => {
   it(`has files (${files.length})`, () => assert.ok(files.length > 50));
 
   for (const file of files) {
-    const rel = path.relative(corpus, file).split(path.sep).join('/');
+    const rel = corpusRelative(file).split(path.sep).join('/');
     it(rel, () => {
       const bytes = fs.readFileSync(file);
       const decoded = decode(bytes);
@@ -69,6 +55,6 @@ describe('parser: corpus', () => {
   }
 
   it('every listed broken file still exists', () => {
-    for (const rel of Object.keys(KNOWN_BROKEN)) assert.ok(fs.existsSync(path.join(corpus, rel)), rel);
+    for (const rel of Object.keys(KNOWN_BROKEN)) assert.ok(fs.existsSync(path.join(corpusDir, rel)), rel);
   });
 });

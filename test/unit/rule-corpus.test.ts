@@ -12,17 +12,7 @@ import { createService } from '../../server/src/service';
 import { decode } from '../../server/src/syntax';
 import { defaultContextFor } from '../../server/src/model/context';
 import { in22Branch } from '../../server/src/rules/scope';
-
-const corpus = path.resolve(__dirname, '../../../shared/corpus');
-
-function corpusFiles(): string[] {
-  const out: string[] = [];
-  for (const dir of fs.readdirSync(corpus).sort()) {
-    const full = path.join(corpus, dir);
-    if (fs.statSync(full).isDirectory()) for (const f of fs.readdirSync(full).sort()) out.push(path.join(full, f));
-  }
-  return out;
-}
+import { corpusFiles, corpusRelative, needCorpus } from '../support/corpus';
 
 /** Corpus file names keep the original path with "/" as "__": the context comes from the last part. */
 function contextOf(file: string): ReturnType<typeof defaultContextFor> {
@@ -32,11 +22,7 @@ function contextOf(file: string): ReturnType<typeof defaultContextFor> {
 
 describe('rules over the shared corpus', function () {
   before(function () {
-    if (!fs.existsSync(corpus)) {
-      if (process.env.CI === 'true') throw new Error(`corpus missing at ${corpus} (required when CI=true)`);
-      console.log(`    (skipped: no corpus at ${corpus}; it is not part of the project)`);
-      this.skip();
-    }
+    needCorpus(this);
   });
 
   it('raises no false alarms', () => {
@@ -45,7 +31,7 @@ describe('rules over the shared corpus', function () {
     const problems: string[] = [];
     const files = corpusFiles();
     for (const file of files) {
-      const rel = path.relative(corpus, file);
+      const rel = corpusRelative(file);
       const { text } = decode(fs.readFileSync(file));
       const a = service.analyze({ text, uri: 'file:///corpus/' + rel, context: contextOf(file) });
       const byLine = new Map(a.doc.directives.map((d) => [d.start, d]));
