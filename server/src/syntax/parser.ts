@@ -127,6 +127,8 @@ const scratch: Token[] = [];
  */
 /** Up to this many lines, a table's columns share one buffer, under the 128 KB of a mapping of its own. */
 const SHARED_BUFFER_LINES = 4096;
+/** Where parse writes a small file's line starts before its tree has a buffer for them. */
+const STARTS_SCRATCH = new Int32Array(SHARED_BUFFER_LINES);
 
 /** Lines per block of the node cache (LineTable.node). */
 const NODE_BLOCK_BITS = 12;
@@ -168,6 +170,8 @@ class LineTable {
   count = 0;
   /** A line without continuations is read straight from the file. */
   readonly single: Logical;
+  /** Where each physical line starts, for a small file: a view of the columns' buffer (see parse). */
+  readonly physicalStarts: Int32Array | null = null;
   /** The directives' distinct keys, in order of first appearance. */
   readonly keys: string[] = [];
   /** Every section in document order (filled by parse). */
@@ -181,12 +185,14 @@ class LineTable {
 
   constructor(
     readonly text: string,
-    capacity: number,
+    readonly capacity: number,
+    /** The physical lines' starts found by parse (`capacity` of them), copied into the buffer of a small file. */
+    starts?: Int32Array,
   ) {
     if (capacity <= SHARED_BUFFER_LINES) {
-      // A small file's columns are views of one buffer: one allocation (with its tracking by the
-      // garbage collector) instead of eight.
-      const buf = new ArrayBuffer(29 * capacity);
+      // A small file's columns, and the starts of its physical lines, are views of one buffer:
+      // one allocation (with its tracking by the garbage collector) instead of nine.
+      const buf = new ArrayBuffer(33 * capacity);
       this.lineStart = new Int32Array(buf, 0, capacity);
       this.start = new Int32Array(buf, 4 * capacity, capacity);
       this.end = new Int32Array(buf, 8 * capacity, capacity);
@@ -194,7 +200,8 @@ class LineTable {
       this.from = new Int32Array(buf, 16 * capacity, capacity);
       this.parent = new Int32Array(buf, 20 * capacity, capacity);
       this.ref = new Int32Array(buf, 24 * capacity, capacity);
-      this.kind = new Uint8Array(buf, 28 * capacity, capacity);
+      if (starts) (this.physicalStarts = new Int32Array(buf, 28 * capacity, capacity)).set(starts.subarray(0, capacity));
+      this.kind = new Uint8Array(buf, 32 * capacity, capacity);
     } else {
       // Arrays of their own rather than one buffer eight times as large: below the C allocator's
       // threshold for a mapping of its own (128 KB), memory freed by the previous tree is used
@@ -250,7 +257,8 @@ class LineTable {
   node(i: number): LineNode {
     const b = i >> NODE_BLOCK_BITS;
     while (this.blocks.length <= b) this.blocks.push(undefined);
-    const nodes = (this.blocks[b] ??= new Array<LineNode | undefined>(NODE_BLOCK));
+    // (A block no longer than the lines it can hold: a small file's is a small array.)
+    const nodes = (this.blocks[b] ??= new Array<LineNode | undefined>(Math.max(1, Math.min(NODE_BLOCK, this.capacity - (b << NODE_BLOCK_BITS)))));
     const j = i & (NODE_BLOCK - 1);
     let n = nodes[j];
     if (n === undefined) {
@@ -779,19 +787,23 @@ export function parse(text: string): ConfigDocument {
   // typed array: filled faster than an array of numbers, and outside the heap the collector copies.
   // Made for lines of 16 characters on average and doubled when short; the document keeps a view
   // of its exact length.)
-  let cap = (n >> 4) + 16;
-  let starts = new Int32Array(cap);
+  // A small file's starts are found in a buffer kept from one parse to the next and copied into
+  // the tree's own buffer (see LineTable); past its size, in an array of their own.
+  let starts = STARTS_SCRATCH;
+  let cap = starts.length;
   let physical = 1;
+  starts[0] = 0;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
     if (physical === cap) {
-      const grown = new Int32Array((cap *= 2));
+      const grown = new Int32Array(starts === STARTS_SCRATCH ? Math.max((n >> 4) + 16, 2 * cap) : 2 * cap);
       grown.set(starts);
       starts = grown;
+      cap = grown.length;
     }
     starts[physical++] = i + 1;
   }
-  const lineStarts = physical === cap ? starts : starts.subarray(0, physical);
-  const table = new LineTable(text, physical);
+  const table = new LineTable(text, physical, starts === STARTS_SCRATCH ? starts : undefined);
+  const lineStarts = table.physicalStarts ?? (physical === cap ? starts : starts.subarray(0, physical));
   const sections = table.sections;
   const keys = table.keys;
   /** Key index by key, for keys not found through RECENT_ID. */
