@@ -17,7 +17,7 @@ import {
 import { applyEdits, OffsetEdit, parse, rangeOf, offsetAt, type ConfigDocument } from './syntax';
 import { defaultContextFor, type FileContext } from './model/context';
 import { viewAfterEdits, type ConfigurationView } from './access';
-import { RULES, getRule, getRuleInfo, collectSuppressions, ruleDocsUrl, type Finding, type Rule, type HtaccessUnder, type Severity, type SeveritySetting, type Fix } from './rules';
+import { RULES, getRule, getRuleInfo, collectSuppressions, ruleDocsUrl, type Finding, type Rule, type RuleContext, type HtaccessUnder, type Severity, type SeveritySetting, type Fix } from './rules';
 import { hoverAt } from './features/hover';
 import type { DocumentSymbol, FoldingRange, FormattingOptions, SelectionRange } from 'vscode-languageserver-types';
 import { documentSymbols } from './features/symbols';
@@ -158,12 +158,14 @@ export class ApacheConfService {
     const lists: Finding[][] = [];
     const ofRule: Rule[] = [];
     let total = 0;
+    // One context for every rule (none changes it).
+    const ctx: RuleContext = { doc: tree, fileContext: context, uri, mode: this.settings.mode, inherited: this.settings.inherited, htaccessUnder: this.settings.htaccessUnder, openDirs: this.settings.openDirs, depth: input.depth ?? 'full', configuration: input.configuration, outsideOf: input.outsideOf, included: input.included };
     for (const rule of RULES) {
       const setting = this.settings.rules?.[rule.id];
       if (setting === 'ignore') continue;
       let raw: Finding[];
       try {
-        raw = rule.check({ doc: tree, fileContext: context, uri, mode: this.settings.mode, inherited: this.settings.inherited, htaccessUnder: this.settings.htaccessUnder, openDirs: this.settings.openDirs, depth: input.depth ?? 'full', configuration: input.configuration, outsideOf: input.outsideOf, included: input.included });
+        raw = rule.check(ctx);
       } catch (e) {
         // A rule must never take the whole analysis down; report the failure instead of a clean file.
         if (process.env.APACHECONF_DEBUG) console.error(e);

@@ -26,6 +26,7 @@ import { corpusFiles, needCorpus } from '../support/corpus';
 import { createService } from '../../server/src/service';
 import { applyEdits, parse, type SectionNode } from '../../server/src/syntax';
 import { getDirective } from '../../server/src/facts';
+import { mixedOptionsAt } from '../../server/src/rules/upgrade-review';
 
 /** Modules a file's directives may need beyond the harness's own, when this machine has them. */
 const MODULE_DIR = '/usr/lib/apache2/modules';
@@ -138,7 +139,12 @@ function prepare(id: string, original: string, rewritten: string, root: string, 
         .replace(/^(\s*AuthGroupFile)\s+.*$/gim, '$1 "@GROUPS@"')
         .replace(/^(\s*AuthDBM\w*File)\s+.*$/gim, '# (not here) $1')
         // Users come from the oracle's file whatever the file's provider was (LDAP, a database).
-        .replace(/^(\s*Auth(?:Basic|Digest|Form)Provider)\s+.*$/gim, '$1 file'),
+        .replace(/^(\s*Auth(?:Basic|Digest|Form)Provider)\s+.*$/gim, '$1 file')
+        // A DAV provider of another module (Subversion's `DAV svn`): served as plain files here.
+        .replace(/^(\s*DAV\s+(?!on\b|off\b|filesystem\b)\S+.*)$/gim, '# (not here) $1')
+        // 2.2's Options lines that mix signed and plain words, which 2.4 refuses: plain words here
+        // (what they allow changes no access answer).
+        .replace(/^(\s*Options\s+)(.*)$/gim, (line, head: string, words: string) => (mixedOptionsAt(words.trim().split(/\s+/)) < 0 ? line : head + words.replace(/(^|\s)[+-]/g, '$1'))),
       root,
     );
   const a = fit(original);
