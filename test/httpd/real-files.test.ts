@@ -135,16 +135,16 @@ function prepare(id: string, original: string, rewritten: string, root: string, 
         .split(/\r?\n/)
         .map((l) => (dropText.has(l) ? `# (not here) ${l}` : l))
         .join('\n')
-        .replace(/^(\s*Auth(?:Basic|Digest)?UserFile)\s+.*$/gim, '$1 "@USERS@"')
-        .replace(/^(\s*AuthGroupFile)\s+.*$/gim, '$1 "@GROUPS@"')
-        .replace(/^(\s*AuthDBM\w*File)\s+.*$/gim, '# (not here) $1')
+        .replace(/^([ \t]*Auth(?:Basic|Digest)?UserFile)[ \t]+.*$/gim, '$1 "@USERS@"')
+        .replace(/^([ \t]*AuthGroupFile)[ \t]+.*$/gim, '$1 "@GROUPS@"')
+        .replace(/^([ \t]*AuthDBM\w*File)[ \t]+.*$/gim, '# (not here) $1')
         // Users come from the oracle's file whatever the file's provider was (LDAP, a database).
-        .replace(/^(\s*Auth(?:Basic|Digest|Form)Provider)\s+.*$/gim, '$1 file')
+        .replace(/^([ \t]*Auth(?:Basic|Digest|Form)Provider)[ \t]+.*$/gim, '$1 file')
         // A DAV provider of another module (Subversion's `DAV svn`): served as plain files here.
-        .replace(/^(\s*DAV\s+(?!on\b|off\b|filesystem\b)\S+.*)$/gim, '# (not here) $1')
+        .replace(/^([ \t]*DAV[ \t]+(?!on\b|off\b|filesystem\b)\S+.*)$/gim, '# (not here) $1')
         // 2.2's Options lines that mix signed and plain words, which 2.4 refuses: plain words here
         // (what they allow changes no access answer).
-        .replace(/^(\s*Options\s+)(.*)$/gim, (line, head: string, words: string) => (mixedOptionsAt(words.trim().split(/\s+/)) < 0 ? line : head + words.replace(/(^|\s)[+-]/g, '$1'))),
+        .replace(/^([ \t]*Options[ \t]+)(.*)$/gim, (line, head: string, words: string) => (mixedOptionsAt(words.trim().split(/\s+/)) < 0 ? line : head + words.replace(/(^|\s)[+-]/g, '$1'))),
       root,
     );
   const a = fit(original);
@@ -395,9 +395,9 @@ if (typeof describe === 'function') describe('real files: every rewrite of an ac
           .split(/\r?\n/)
           .map((l) => (drop.has(l) ? `# (not here) ${l}` : l))
           .join('\n')
-          .replace(/^(\s*Auth(?:Basic|Digest)?UserFile)\s+.*$/gim, '$1 "@USERS@"')
-          .replace(/^(\s*AuthGroupFile)\s+.*$/gim, '$1 "@GROUPS@"')
-          .replace(/^(\s*Auth(?:Basic|Digest|Form)Provider)\s+.*$/gim, '$1 file');
+          .replace(/^([ \t]*Auth(?:Basic|Digest)?UserFile)[ \t]+.*$/gim, '$1 "@USERS@"')
+          .replace(/^([ \t]*AuthGroupFile)[ \t]+.*$/gim, '$1 "@GROUPS@"')
+          .replace(/^([ \t]*Auth(?:Basic|Digest|Form)Provider)[ \t]+.*$/gim, '$1 file');
       const files: Record<string, string> = { 'sub/index.html': 'i\n', 'sub/a.html': 'a\n', 'sub/a.php': 'p\n', 'sub/a.txt': 't\n' };
       const urls = new Set(['/sub/a.html', '/sub/index.html', '/sub/a.php', '/sub/a.txt']);
       for (const s of doc.sections) {
