@@ -4,7 +4,8 @@
  * accepted by `httpd -t`. Skips without httpd, except under CI=true.
  */
 import assert from 'node:assert/strict';
-import { checkConfig, findHttpd } from './harness';
+import { checkConfig, findHttpd, startOracle } from './harness';
+import { applyEdits } from '../../server/src/syntax';
 import { createService } from '../../server/src/service';
 
 interface Row {
@@ -66,6 +67,28 @@ describe('Options mixing signed and plain words: what changed-syntax says, httpd
       assert.equal(flagged, refused);
     });
   }
+});
+
+describe('access-intent: a list separated by commas, on httpd', function () {
+  this.timeout(120_000);
+  it('`Allow from 127.0.0.1, 127.0.0.2` lets 127.0.0.2 in and not 127.0.0.1 (a host name); separated with blanks, both', async function () {
+    if (!findHttpd()) {
+      if (process.env.CI === 'true') throw new Error('httpd is required when CI=true');
+      this.skip();
+    }
+    const text = '<Directory "@DOCROOT@">\n  Order deny,allow\n  Deny from all\n  Allow from 127.0.0.1, 127.0.0.2\n</Directory>\n';
+    const f = createService().analyze({ text }).findings.find((x) => x.rule === 'access-intent' && /with a comma in it/.test(x.message));
+    assert.ok(f, 'reported');
+    const fixed = applyEdits(text, f.fixes![0].edits);
+    const o = await startOracle([{ id: 'before', config: text }, { id: 'after', config: fixed }], { compat: true });
+    try {
+      const got = [];
+      for (const id of ['before', 'after']) for (const from of ['127.0.0.1', '127.0.0.2', '127.0.0.3']) got.push(await o.request(id, { path: '/index.html', from }));
+      assert.deepEqual(got, [403, 200, 403, 200, 200, 403]);
+    } finally {
+      await o.stop();
+    }
+  });
 });
 
 describe('upgrade fixes accepted by the real httpd', function () {

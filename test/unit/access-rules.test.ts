@@ -9,6 +9,7 @@ import { accessIntentRule } from '../../server/src/rules/access-intent';
 import { crossSectionMixed } from '../../server/src/rules/access-mixed';
 import type { Finding, FileContext } from '../../server/src/rules/types';
 import { applyEdits } from '../../server/src/syntax';
+import { applyFix, covered, findingsOf, lines } from '../support/rules';
 
 interface Row {
   name: string;
@@ -294,6 +295,43 @@ describe('dead-require: only what the file proves', () => {
       const fs = createService().analyze({ text: c.text }).findings.filter((f) => f.rule === 'dead-require' && f.severity !== 'information');
       assert.deepEqual(fs.map((f) => c.text.slice(f.start, f.end)), c.dead);
       if (c.severity) assert.deepEqual(fs.map((f) => f.severity), c.dead.map(() => c.severity));
+    });
+  }
+});
+
+// `Allow from 127.0.0.1, 10.0.0.5` (GitHub configurations do this): httpd splits the list at
+// blanks only, so `127.0.0.1,` is one word, read as a host name (test/httpd/upgrade-fixes.test.ts:
+// 127.0.0.1 gets 403 on httpd with mod_access_compat).
+describe('access-intent: lists separated by commas', () => {
+  const rows: Array<{ name: string; text: string; flagged: string[]; fixed?: string; severity?: string }> = [
+    {
+      name: 'an address with a comma after it: a host name; the fix separates with blanks',
+      text: lines('<Directory /srv>', '  Order deny,allow', '  Deny from all', '  Allow from 127.0.0.1, 10.0.0.5', '</Directory>'),
+      flagged: ['127.0.0.1,'],
+      fixed: lines('<Directory /srv>', '  Order deny,allow', '  Deny from all', '  Allow from 127.0.0.1 10.0.0.5', '</Directory>'),
+    },
+    {
+      name: 'no blank at all: one word for both',
+      text: lines('<Directory /srv>', '  Deny from 10.1.2.3,10.1.2.4', '</Directory>'),
+      flagged: ['10.1.2.3,10.1.2.4'],
+      fixed: lines('<Directory /srv>', '  Deny from 10.1.2.3 10.1.2.4', '</Directory>'),
+    },
+    { name: 'a network with a comma: httpd refuses it, invalid-require says so', text: lines('<Directory /srv>', '  Allow from 10.0.0.0/8, 10.1', '</Directory>'), flagged: [] },
+    { name: 'an env= word keeps its comma', text: lines('<Directory /srv>', '  Allow from env=a,b', '</Directory>'), flagged: [] },
+    { name: 'blanks only: nothing', text: lines('<Directory /srv>', '  Allow from 127.0.0.1 10.0.0.5', '</Directory>'), flagged: [] },
+    {
+      name: 'in a branch only 2.2 reads: a hint',
+      text: lines('<Directory /srv>', '  <IfModule !mod_authz_core.c>', '    Allow from 127.0.0.1, ::1', '  </IfModule>', '</Directory>'),
+      flagged: ['127.0.0.1,'],
+      severity: 'hint',
+    },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      const fs = findingsOf(r.text, 'access-intent').filter((f) => /with a comma in it/.test(f.message));
+      assert.deepEqual(covered(r.text, fs), r.flagged);
+      if (r.severity) assert.equal(fs[0].severity, r.severity);
+      if (r.fixed) assert.equal(applyFix(r.text, 'access-intent', { title: /Separate the entries/ }), r.fixed);
     });
   }
 });

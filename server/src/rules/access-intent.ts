@@ -2,20 +2,57 @@
  * `access-intent`: say what the host rules really do where it is not what they seem to say:
  * an `Allow` that can never match under `Order allow,deny` + `Deny from all` (everyone gets 403,
  * spec §2.4, §6.4), an `Allow` without effect (no `Order`: deny,allow with nothing denied), a
- * `Deny` without effect, `Satisfy Any` letting everyone in because no `Require` applies, and the
+ * `Deny` without effect, a list separated by commas (`127.0.0.1,` is read as a host name),
+ * `Satisfy Any` letting everyone in because no `Require` applies, and the
  * differences between httpd 2.2 and 2.4 with mod_access_compat (§7: a section with only
  * `Satisfy` resets the host rules; `Satisfy Any` is no longer inherited). Also, in .htaccess
  * files, what a rewrite to `Require` needs from AllowOverride (§8.4).
  */
-import type { Rule } from './types';
+import type { ConfigDocument, Finding, Rule } from './types';
 import { notesOf, toFinding } from './access-support';
+import { code, in22Branch } from './scope';
+import { directivesNamed } from '../syntax';
+import { classifyHostToken } from '../access';
+
+/**
+ * `Allow from 127.0.0.1, 10.0.0.5`: httpd splits the list at blanks only, so `127.0.0.1,` is one
+ * word, which is no address and is read as a host name (a client whose name ends so): the
+ * address the author meant is never matched (httpd with mod_access_compat: 127.0.0.1 gets 403).
+ * Read from the text alone, so the quick pass reports it too.
+ */
+function commaLists(doc: ConfigDocument): Finding[] {
+  const out: Finding[] = [];
+  for (const d of directivesNamed(doc, 'allow', 'deny')) {
+    if (d.args.length < 2 || d.args[0].value.toLowerCase() !== 'from') continue;
+    // Only the words httpd takes as host names: one it refuses (`10.0.0.0/8,`) is invalid-require's.
+    const bad = d.args.slice(1).filter((a) => {
+      if (!a.value.includes(',')) return false;
+      const t = classifyHostToken(a.value);
+      return t.ok && t.token.kind === 'host';
+    });
+    if (!bad.length) continue;
+    const words = bad.map((a) => code(a.value)).join(', ');
+    const meant = bad.flatMap((a) => a.value.split(',').filter((w) => w !== ''));
+    const edits = bad.map((a) => ({ start: a.start, end: a.end, newText: a.value.split(',').filter((w) => w !== '').join(' ') }));
+    out.push({
+      rule: 'access-intent',
+      message: `${bad.length === 1 ? `${words} is one word` : `${words} are words`} with a comma in it: httpd splits this list at blanks only, and reads such a word as a host name, not as the ${meant.length === 1 ? 'address' : 'addresses'} it seems to name (${meant.map(code).join(', ')}), so ${d.name.value.toLowerCase() === 'allow' ? 'those clients are not let in by this line' : 'those clients are not refused by this line'}. Separate the entries with blanks.`,
+      start: bad[0].start,
+      end: bad[bad.length - 1].end,
+      ...(in22Branch(d) ? { severity: 'hint' as const, maxSeverity: 'hint' as const } : {}),
+      fixes: [{ title: `Separate the entries with blanks (changes who ${d.name.value.toLowerCase() === 'allow' ? 'gets in' : 'is refused'})`, edits }],
+    });
+  }
+  return out;
+}
 
 export const accessIntentRule: Rule = {
   id: 'access-intent',
   defaultSeverity: 'warning',
-  summary: 'Host rules that do not do what they seem to (an Allow that never matches, Satisfy Any letting everyone in, 2.2 vs 2.4 differences).',
+  summary: 'Host rules that do not do what they seem to (an Allow that never matches, a comma-separated list, Satisfy Any letting everyone in, 2.2 vs 2.4 differences).',
   check(ctx) {
-    if (ctx.depth === 'quick') return [];
-    return [...notesOf(ctx, 'access-intent'), ...notesOf(ctx, 'htaccess-override')].map((n) => toFinding(ctx.doc, 'access-intent', n));
+    const commas = commaLists(ctx.doc);
+    if (ctx.depth === 'quick') return commas;
+    return [...commas, ...[...notesOf(ctx, 'access-intent'), ...notesOf(ctx, 'htaccess-override')].map((n) => toFinding(ctx.doc, 'access-intent', n))];
   },
 };
