@@ -91,6 +91,35 @@ describe('access-intent: a list separated by commas, on httpd', function () {
   });
 });
 
+describe('access-intent: Satisfy Any with a password and no host rule, on httpd', function () {
+  this.timeout(120_000);
+  it('nobody is asked for the password (200 without credentials); the exact rewrite keeps that, the fix that deletes Satisfy Any asks (401)', async function () {
+    if (!findHttpd()) {
+      if (process.env.CI === 'true') throw new Error('httpd is required when CI=true');
+      this.skip();
+    }
+    const text = '<Directory "@DOCROOT@">\n  AuthType Basic\n  AuthName "o"\n  AuthUserFile "@USERS@"\n  Satisfy Any\n  Require valid-user\n</Directory>\n';
+    // The engine reads absolute paths; the oracle's placeholders go back in afterwards.
+    const forEngine = text.split('@DOCROOT@').join('/srv/d').split('@USERS@').join('/srv/u');
+    const back = (t: string) => t.split('/srv/d').join('@DOCROOT@').split('/srv/u').join('@USERS@');
+    const f = createService().analyze({ text: forEngine }).findings.find((x) => x.rule === 'access-intent' && /without the `Require` lines being asked/.test(x.message));
+    assert.ok(f, 'reported');
+    const asked = back(applyEdits(forEngine, f.fixes![0].edits));
+    assert.doesNotMatch(asked, /Satisfy/);
+    const exact = back(createService().fixText({ text: forEngine }).text);
+    assert.match(exact, /Require all granted/);
+    const withCompat = await startOracle([{ id: 'original', config: text }, { id: 'asked', config: asked }], { compat: true, users: { alice: 'pw' } });
+    const without = await startOracle([{ id: 'exact', config: exact }], { compat: false, users: { alice: 'pw' } });
+    try {
+      const got = [await withCompat.request('original', { path: '/index.html' }), await withCompat.request('asked', { path: '/index.html' }), await withCompat.request('asked', { path: '/index.html', auth: { user: 'alice', password: 'pw' } }), await without.request('exact', { path: '/index.html' })];
+      assert.deepEqual(got, [200, 401, 200, 200]);
+    } finally {
+      await withCompat.stop();
+      await without.stop();
+    }
+  });
+});
+
 describe('upgrade fixes accepted by the real httpd', function () {
   this.timeout(120_000);
   before(function () {

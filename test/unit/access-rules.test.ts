@@ -153,6 +153,21 @@ describe('rule access-intent', () => {
       want: [['satisfy-not-inherited', 'Order deny,allow']],
     },
     { name: 'plain rules are quiet', text: d('  Order deny,allow\n  Deny from all\n  Allow from 10.1'), want: [] },
+    // A Subversion repository on GitHub (<Location /> with DAV svn): `Satisfy Any`, a password and
+    // no host rule, so the password is never asked (httpd: test/httpd/upgrade-fixes.test.ts).
+    {
+      name: 'Satisfy Any with a password and no host rule: nobody is asked; the fix deletes Satisfy Any',
+      text: d('  AuthType Basic\n  AuthName x\n  AuthUserFile /u\n  Satisfy Any\n  Require valid-user'),
+      want: [['satisfy-any-skips-require', 'Satisfy Any']],
+      fixed: d('  AuthType Basic\n  AuthName x\n  AuthUserFile /u\n  Require valid-user'),
+    },
+    {
+      name: 'the same with host rules that let everyone in',
+      text: d('  Order allow,deny\n  Allow from all\n  Satisfy any\n  AuthType Basic\n  AuthName x\n  AuthUserFile /u\n  Require user alice'),
+      want: [['satisfy-any-skips-require', 'Satisfy any']],
+    },
+    { name: 'host rules that refuse some: the password is asked of them', text: d('  Order deny,allow\n  Deny from all\n  Allow from 10.1\n  Satisfy any\n  AuthType Basic\n  AuthName x\n  AuthUserFile /u\n  Require valid-user'), want: [] },
+    { name: 'a Require that grants everyone anyway (Thruk)', text: d('  Require all granted\n  <IfModule mod_access_compat.c>\n    Order Deny,Allow\n    Allow from all\n    Satisfy any\n  </IfModule>'), want: [] },
     { name: '.htaccess: AllowOverride note', text: 'Order deny,allow\nDeny from all\n', ctx: 'htaccess', want: [['needs-authconfig', 'Order deny,allow']] },
   ]);
 });

@@ -247,6 +247,7 @@ function structuralDead(c: AuthzContainer, out: PlanNote[]): void {
 
 function deadNotes(doc: ConfigDocument, model: AccessModel, cache: Map<Scope, PointFacts[] | null>): PlanNote[] {
   const out: PlanNote[] = [];
+  const satisfyNoted = new Set<number>();
   for (const s of model.scopes) if (s.authz?.root) structuralDead(s.authz.root, out);
   if (model.context === 'htaccess' || model.context === 'directory') return out;
   for (const s of model.scopes) {
@@ -258,6 +259,7 @@ function deadNotes(doc: ConfigDocument, model: AccessModel, cache: Map<Scope, Po
     if (!mine.length) continue;
     let replacedBy: Scope | null = null;
     let blockedBy: Scope | null = null;
+    const blockers = new Set<Scope>();
     const dead = mine.every((p) => {
       if (!containsNode(p.state.authz.tree, root)) {
         replacedBy = p.state.authz.from ?? replacedBy;
@@ -265,11 +267,35 @@ function deadNotes(doc: ConfigDocument, model: AccessModel, cache: Map<Scope, Po
       }
       if (!authzMayRun(p.x)) {
         blockedBy = p.x;
+        if (p.x) blockers.add(p.x);
         return true;
       }
       return false;
     });
     if (!dead) continue;
+    // Host rules that let every client in under `Satisfy Any`: the password (or whatever the
+    // Require lines ask) is never asked, which is seldom what a file with Require lines means.
+    // (Not where the Require lines grant everyone anyway: Thruk's `Require all granted` beside
+    // `Allow from all` + `Satisfy any` for mod_access_compat.)
+    if (!replacedBy && !allGranted(root)) {
+      for (const bx of blockers) {
+        if (!bx.compat || !methodClasses(bx.compat, [], false).every((k) => k.satisfyAny)) continue;
+        for (const e of bx.compat.satisfies) {
+          if (!e.any || satisfyNoted.has(e.directive.start)) continue;
+          satisfyNoted.add(e.directive.start);
+          const d = e.directive;
+          out.push({
+            rule: 'access-intent',
+            message: `\`Satisfy Any\` lets every client in here without the \`Require\` lines being asked (${summary({ k: 'raw', lines: [nodeText(leaves(root)[0] ?? root.children[0])] })}${leaves(root).length > 1 ? ' …' : ''}): the host rules refuse no one, and with \`Satisfy Any\` passing them is enough. The exact rewrite keeps that (\`Require all granted\`). If only the clients the \`Require\` lines name should get in, delete \`Satisfy Any\` (that changes who gets in).`,
+            start: d.start,
+            end: d.end,
+            related: leaves(root).map((l) => ({ start: l.directive.start, end: l.directive.end, message: 'never asked' })),
+            kind: 'satisfy-any-skips-require',
+            fixes: [{ title: 'Ask the Require lines: delete Satisfy Any (changes who gets in)', edits: [{ start: d.lineStart, end: d.lineEnd, newText: '' }] }],
+          });
+        }
+      }
+    }
     const first = leaves(root)[0];
     if (!first) continue;
     const rb = replacedBy as Scope | null;

@@ -53,6 +53,11 @@ export const accessIntentRule: Rule = {
   check(ctx) {
     const commas = commaLists(ctx.doc);
     if (ctx.depth === 'quick') return commas;
-    return [...commas, ...[...notesOf(ctx, 'access-intent'), ...notesOf(ctx, 'htaccess-override')].map((n) => toFinding(ctx.doc, 'access-intent', n))];
+    const notes = [...notesOf(ctx, 'access-intent'), ...notesOf(ctx, 'htaccess-override')];
+    // A `Satisfy Any` another note already explains (a section with only Satisfy, which resets the
+    // host rules in 2.4) is said once, by that note.
+    const explained = new Set(notes.filter((n) => n.kind !== 'satisfy-any-skips-require').map((n) => n.start));
+    const kept = notes.filter((n) => n.kind !== 'satisfy-any-skips-require' || !explained.has(n.start));
+    return [...commas, ...kept.map((n) => toFinding(ctx.doc, 'access-intent', n))];
   },
 };
