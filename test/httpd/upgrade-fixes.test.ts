@@ -120,6 +120,25 @@ describe('access-intent: Satisfy Any with a password and no host rule, on httpd'
   });
 });
 
+describe('access-intent: <Files> with a folder in its pattern, on httpd', function () {
+  this.timeout(120_000);
+  it('`<Files "data/*">` protects nothing (200 for data/x.txt), where `<Files "*.rb">` does (403)', async function () {
+    if (!findHttpd()) {
+      if (process.env.CI === 'true') throw new Error('httpd is required when CI=true');
+      this.skip();
+    }
+    const ht = '<Files "data/*">\n  deny from all\n</Files>\n<Files "*.rb">\n  deny from all\n</Files>\n';
+    const flagged = createService().analyze({ text: ht, uri: 'file:///srv/www/.htaccess', context: 'htaccess' }).findings.filter((x) => x.rule === 'access-intent' && /never applies: <Files>/.test(x.message));
+    assert.deepEqual(flagged.map((f) => ht.slice(f.start, f.end)), ['"data/*"']);
+    const o = await startOracle([{ id: 'h', config: '<Directory "@DOCROOT@">\n  AllowOverride All\n</Directory>', files: { '.htaccess': ht, 'data/x.txt': 'x\n', 'a.rb': 'r\n' } }], { compat: true });
+    try {
+      assert.deepEqual([await o.request('h', { path: '/data/x.txt' }), await o.request('h', { path: '/a.rb' })], [200, 403]);
+    } finally {
+      await o.stop();
+    }
+  });
+});
+
 describe('upgrade fixes accepted by the real httpd', function () {
   this.timeout(120_000);
   before(function () {

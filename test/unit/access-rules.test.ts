@@ -350,3 +350,21 @@ describe('access-intent: lists separated by commas', () => {
     });
   }
 });
+
+// hiki's .htaccess (GitHub): `<Files "data/*"> deny from all`. <Files> compares the file's name
+// alone, so the pattern matches nothing (httpd answers 200 for data/x.txt: test/httpd/upgrade-fixes).
+describe('access-intent: <Files> patterns with a folder in them', () => {
+  const rows: Array<{ name: string; text: string; flagged: string[]; ctx?: 'htaccess' }> = [
+    { name: 'a folder pattern around a Deny', text: lines('<Files "data/*">', '  deny from all', '</Files>'), flagged: ['"data/*"'], ctx: 'htaccess' },
+    { name: 'around a Require, in a Directory', text: lines('<Directory /srv>', '  <Files private/secret.txt>', '    Require all denied', '  </Files>', '</Directory>'), flagged: ['private/secret.txt'] },
+    { name: 'a name alone is fine', text: lines('<Files "*.rb">', '  deny from all', '</Files>'), flagged: [], ctx: 'htaccess' },
+    { name: 'no access line inside: not this rule\'s', text: lines('<Files "a/b">', '  ForceType text/plain', '</Files>'), flagged: [], ctx: 'htaccess' },
+    { name: 'FilesMatch is a regex: left alone', text: lines('<FilesMatch "^data/">', '  deny from all', '</FilesMatch>'), flagged: [], ctx: 'htaccess' },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      const fs = findingsOf(r.text, 'access-intent', r.ctx ? { context: r.ctx, uri: 'file:///srv/www/.htaccess' } : {}).filter((f) => /never applies: <Files>/.test(f.message));
+      assert.deepEqual(covered(r.text, fs), r.flagged);
+    });
+  }
+});

@@ -46,12 +46,46 @@ function commaLists(doc: ConfigDocument): Finding[] {
   return out;
 }
 
+const ACCESS_KEYS = new Set(['order', 'allow', 'deny', 'satisfy', 'require', 'authtype', 'requireall', 'requireany', 'requirenone']);
+
+/**
+ * `<Files "data/*">` around access lines: <Files> compares the requested file's name alone, which
+ * has no `/`, so such a pattern matches nothing and the lines in it protect nothing (hiki's
+ * .htaccess: httpd answers 200 for data/x.txt). Read from the text alone.
+ */
+function filesWithSlash(doc: ConfigDocument): Finding[] {
+  const out: Finding[] = [];
+  for (const s of doc.sections) {
+    if (s.key !== 'files' || s.args.length !== 1 || !s.args[0].value.includes('/')) continue;
+    const holds: string[] = [];
+    const walk = (sec: typeof s): void => {
+      for (const c of sec.children) {
+        if (c.type === 'directive' && ACCESS_KEYS.has(c.key)) holds.push(doc.text.slice(c.start, c.end));
+        else if (c.type === 'section') {
+          if (ACCESS_KEYS.has(c.key)) holds.push(`<${c.name.value}>`);
+          walk(c);
+        }
+      }
+    };
+    walk(s);
+    if (!holds.length) continue;
+    out.push({
+      rule: 'access-intent',
+      message: `\`<Files ${s.args[0].raw}>\` never applies: <Files> compares the name of the requested file alone, without its folder, so a pattern with \`/\` matches nothing, and ${holds.length === 1 ? `\`${holds[0]}\`` : 'the access lines in it'} ${holds.length === 1 ? 'protects' : 'protect'} nothing. To cover a folder, use <Directory> (or <DirectoryMatch>) in the server configuration, or a .htaccess file in that folder.`,
+      start: s.args[0].start,
+      end: s.args[0].end,
+      ...(in22Branch(s) ? { severity: 'hint' as const, maxSeverity: 'hint' as const } : {}),
+    });
+  }
+  return out;
+}
+
 export const accessIntentRule: Rule = {
   id: 'access-intent',
   defaultSeverity: 'warning',
   summary: 'Host rules that do not do what they seem to (an Allow that never matches, a comma-separated list, Satisfy Any letting everyone in, 2.2 vs 2.4 differences).',
   check(ctx) {
-    const commas = commaLists(ctx.doc);
+    const commas = [...commaLists(ctx.doc), ...filesWithSlash(ctx.doc)];
     if (ctx.depth === 'quick') return commas;
     const notes = [...notesOf(ctx, 'access-intent'), ...notesOf(ctx, 'htaccess-override')];
     // A `Satisfy Any` another note already explains (a section with only Satisfy, which resets the
