@@ -368,3 +368,21 @@ describe('access-intent: <Files> patterns with a folder in them', () => {
     });
   }
 });
+
+// phpMyAdmin's upstream file (`Deny from All` / `Allow from None`) and Ganglia's Debian file
+// (`Allow from all` / `Deny from none`): `None` is a host name to httpd.
+describe('access-intent: None after from', () => {
+  const rows: Array<{ name: string; text: string; flagged: string[]; severity?: string }> = [
+    { name: 'Allow from None', text: lines('<Directory /srv>', '  Order Deny,Allow', '  Deny from All', '  Allow from None', '</Directory>'), flagged: ['None'], severity: 'information' },
+    { name: 'Deny from none', text: lines('<Directory /srv>', '  Order allow,deny', '  Allow from all', '  Deny from none', '</Directory>'), flagged: ['none'], severity: 'information' },
+    { name: 'in a branch only 2.2 reads: a hint', text: lines('<Directory /srv>', '  <IfVersion < 2.4>', '    Allow from none', '    Deny from all', '  </IfVersion>', '</Directory>'), flagged: ['none'], severity: 'hint' },
+    { name: 'a host that merely contains none', text: lines('<Directory /srv>', '  Allow from nonexistent.example', '</Directory>'), flagged: [] },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      const fs = findingsOf(r.text, 'access-intent').filter((f) => /is no keyword of/.test(f.message));
+      assert.deepEqual(covered(r.text, fs), r.flagged);
+      if (r.severity) assert.equal(fs[0].severity, r.severity);
+    });
+  }
+});

@@ -80,12 +80,36 @@ function filesWithSlash(doc: ConfigDocument): Finding[] {
   return out;
 }
 
+/**
+ * `Allow from None` (phpMyAdmin's upstream file: `Deny from All` then `Allow from None`): there is
+ * no such keyword, so httpd reads `None` as a host name, and looks up every client's name to
+ * compare it (a reverse and a forward DNS query per request). Nobody is let in by it in practice,
+ * which is what the line means: information, not a warning.
+ */
+function noneWords(doc: ConfigDocument): Finding[] {
+  const out: Finding[] = [];
+  for (const d of directivesNamed(doc, 'allow', 'deny')) {
+    if (d.args.length < 2 || d.args[0].value.toLowerCase() !== 'from') continue;
+    const w = d.args.slice(1).find((a) => a.value.toLowerCase() === 'none');
+    if (!w) continue;
+    out.push({
+      rule: 'access-intent',
+      message: `${code(w.value)} is no keyword of ${code(d.name.value)}: httpd reads it as a host name, ${d.name.value.toLowerCase() === 'allow' ? 'letting in' : 'refusing'} only clients whose name is \`none\` or ends in \`.none\`, and looks up every client's name to compare it (a reverse and a forward DNS query per request). To ${d.name.value.toLowerCase() === 'allow' ? 'let no one in' : 'refuse no one'}, delete the line.`,
+      start: w.start,
+      end: w.end,
+      severity: in22Branch(d) ? 'hint' : 'information',
+      ...(in22Branch(d) ? { maxSeverity: 'hint' as const } : {}),
+    });
+  }
+  return out;
+}
+
 export const accessIntentRule: Rule = {
   id: 'access-intent',
   defaultSeverity: 'warning',
   summary: 'Host rules that do not do what they seem to (an Allow that never matches, a comma-separated list, Satisfy Any letting everyone in, 2.2 vs 2.4 differences).',
   check(ctx) {
-    const commas = [...commaLists(ctx.doc), ...filesWithSlash(ctx.doc)];
+    const commas = [...commaLists(ctx.doc), ...filesWithSlash(ctx.doc), ...noneWords(ctx.doc)];
     if (ctx.depth === 'quick') return commas;
     const notes = [...notesOf(ctx, 'access-intent'), ...notesOf(ctx, 'htaccess-override')];
     // A `Satisfy Any` another note already explains (a section with only Satisfy, which resets the
