@@ -98,7 +98,7 @@ export const deadRequireRule: Rule = {
         // True only while mod_access_compat is loaded, and the usual cure is migrating the host
         // rules, not deleting the Require: information, said that way.
         const f = toFinding(doc, 'dead-require', n);
-        out.push({ ...f, severity: 'information', message: f.message.replace(/\.$/, '') + ', as long as mod_access_compat is loaded. Once the host rules are migrated, this line decides again.' });
+        out.push({ ...f, severity: 'information', message: f.message.replace(/\.$/, '') + ', as long as mod_access_compat is loaded. An exact rewrite of the host rules keeps that answer (it writes what they decide as `Require`), so this line decides again only where the host rules are changed to let it.' });
         continue;
       }
       out.push(toFinding(doc, 'dead-require', n));
