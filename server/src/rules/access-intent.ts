@@ -8,11 +8,37 @@
  * `Satisfy` resets the host rules; `Satisfy Any` is no longer inherited). Also, in .htaccess
  * files, what a rewrite to `Require` needs from AllowOverride (§8.4).
  */
-import type { ConfigDocument, Finding, Rule } from './types';
+import type { ConfigDocument, DirectiveNode, Finding, Rule } from './types';
 import { notesOf, toFinding } from './access-support';
-import { code, in22Branch } from './scope';
-import { directivesNamed } from '../syntax';
+import { code, COMPAT_DIRECTIVES, in22Branch } from './scope';
 import { classifyHostToken } from '../access';
+
+/** The keys legacy-access asks the index for: the same list, so the file's index answers both from one lookup. */
+const COMPAT_KEY_LIST = [...COMPAT_DIRECTIVES];
+
+/**
+ * The `Allow` and `Deny` lines whose text holds a comma, or the word `none`: found from the file's
+ * index and text, so a file of thousands of host rules makes nodes only for those few lines.
+ */
+function suspectHostLines(doc: ConfigDocument): DirectiveNode[] {
+  const at = doc.linesWithKeys(COMPAT_KEY_LIST);
+  const text = doc.text;
+  const out: DirectiveNode[] = [];
+  for (let ix = 0; ix < at.length; ix++) {
+    const i = at[ix];
+    const key = doc.keyOf(i);
+    if (key !== 'allow' && key !== 'deny') continue;
+    const end = doc.endOf(i);
+    let hit = false;
+    for (let p = doc.startOf(i); p < end && !hit; p++) {
+      const c = text.charCodeAt(p);
+      // A comma, or an n/N that may start `none`.
+      hit = c === 44 || ((c | 32) === 110 && (text.charCodeAt(p + 1) | 32) === 111 && (text.charCodeAt(p + 2) | 32) === 110 && (text.charCodeAt(p + 3) | 32) === 101);
+    }
+    if (hit) out.push(doc.lineAt(i) as DirectiveNode);
+  }
+  return out;
+}
 
 /**
  * `Allow from 127.0.0.1, 10.0.0.5`: httpd splits the list at blanks only, so `127.0.0.1,` is one
@@ -20,9 +46,9 @@ import { classifyHostToken } from '../access';
  * address the author meant is never matched (httpd with mod_access_compat: 127.0.0.1 gets 403).
  * Read from the text alone, so the quick pass reports it too.
  */
-function commaLists(doc: ConfigDocument): Finding[] {
+function commaLists(doc: ConfigDocument, suspects: readonly DirectiveNode[]): Finding[] {
   const out: Finding[] = [];
-  for (const d of directivesNamed(doc, 'allow', 'deny')) {
+  for (const d of suspects) {
     if (d.args.length < 2 || d.args[0].value.toLowerCase() !== 'from') continue;
     // Only the words httpd takes as host names: one it refuses (`10.0.0.0/8,`) is invalid-require's.
     const bad = d.args.slice(1).filter((a) => {
@@ -86,9 +112,9 @@ function filesWithSlash(doc: ConfigDocument): Finding[] {
  * compare it (a reverse and a forward DNS query per request). Nobody is let in by it in practice,
  * which is what the line means: information, not a warning.
  */
-function noneWords(doc: ConfigDocument): Finding[] {
+function noneWords(suspects: readonly DirectiveNode[]): Finding[] {
   const out: Finding[] = [];
-  for (const d of directivesNamed(doc, 'allow', 'deny')) {
+  for (const d of suspects) {
     if (d.args.length < 2 || d.args[0].value.toLowerCase() !== 'from') continue;
     const w = d.args.slice(1).find((a) => a.value.toLowerCase() === 'none');
     if (!w) continue;
@@ -109,7 +135,8 @@ export const accessIntentRule: Rule = {
   defaultSeverity: 'warning',
   summary: 'Host rules that do not do what they seem to (an Allow that never matches, a comma-separated list, Satisfy Any letting everyone in, 2.2 vs 2.4 differences).',
   check(ctx) {
-    const commas = [...commaLists(ctx.doc), ...filesWithSlash(ctx.doc), ...noneWords(ctx.doc)];
+    const suspects = suspectHostLines(ctx.doc);
+    const commas = [...commaLists(ctx.doc, suspects), ...filesWithSlash(ctx.doc), ...noneWords(suspects)];
     if (ctx.depth === 'quick') return commas;
     const notes = [...notesOf(ctx, 'access-intent'), ...notesOf(ctx, 'htaccess-override')];
     // A `Satisfy Any` another note already explains (a section with only Satisfy, which resets the
