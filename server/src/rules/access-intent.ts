@@ -2,19 +2,17 @@
  * `access-intent`: say what the host rules really do where it is not what they seem to say:
  * an `Allow` that can never match under `Order allow,deny` + `Deny from all` (everyone gets 403,
  * spec §2.4, §6.4), an `Allow` without effect (no `Order`: deny,allow with nothing denied), a
- * `Deny` without effect, a list separated by commas (`127.0.0.1,` is read as a host name),
- * `Satisfy Any` letting everyone in because no `Require` applies, and the
+ * `Deny` without effect, a list separated by commas (`127.0.0.1,` is read as a host name), a
+ * `<Files>` pattern with a folder in it, `None` after `from`, `Satisfy Any` letting everyone in
+ * because no `Require` applies or because the host rules refuse no one beside a password, and the
  * differences between httpd 2.2 and 2.4 with mod_access_compat (§7: a section with only
  * `Satisfy` resets the host rules; `Satisfy Any` is no longer inherited). Also, in .htaccess
  * files, what a rewrite to `Require` needs from AllowOverride (§8.4).
  */
 import type { ConfigDocument, DirectiveNode, Finding, Rule } from './types';
 import { notesOf, toFinding } from './access-support';
-import { code, COMPAT_DIRECTIVES, in22Branch } from './scope';
+import { code, COMPAT_KEY_LIST, in22Branch } from './scope';
 import { classifyHostToken } from '../access';
-
-/** The keys legacy-access asks the index for: the same list, so the file's index answers both from one lookup. */
-const COMPAT_KEY_LIST = [...COMPAT_DIRECTIVES];
 
 /**
  * The `Allow` and `Deny` lines whose text holds a comma, or the word `none`: found from the file's
@@ -46,7 +44,7 @@ function suspectHostLines(doc: ConfigDocument): DirectiveNode[] {
  * address the author meant is never matched (httpd with mod_access_compat: 127.0.0.1 gets 403).
  * Read from the text alone, so the quick pass reports it too.
  */
-function commaLists(doc: ConfigDocument, suspects: readonly DirectiveNode[]): Finding[] {
+function commaLists(suspects: readonly DirectiveNode[]): Finding[] {
   const out: Finding[] = [];
   for (const d of suspects) {
     if (d.args.length < 2 || d.args[0].value.toLowerCase() !== 'from') continue;
@@ -136,13 +134,13 @@ export const accessIntentRule: Rule = {
   summary: 'Host rules that do not do what they seem to (an Allow that never matches, a comma-separated list, Satisfy Any letting everyone in, 2.2 vs 2.4 differences).',
   check(ctx) {
     const suspects = suspectHostLines(ctx.doc);
-    const commas = [...commaLists(ctx.doc, suspects), ...filesWithSlash(ctx.doc), ...noneWords(suspects)];
-    if (ctx.depth === 'quick') return commas;
+    const fromText = [...commaLists(suspects), ...filesWithSlash(ctx.doc), ...noneWords(suspects)];
+    if (ctx.depth === 'quick') return fromText;
     const notes = [...notesOf(ctx, 'access-intent'), ...notesOf(ctx, 'htaccess-override')];
     // A `Satisfy Any` another note already explains (a section with only Satisfy, which resets the
     // host rules in 2.4) is said once, by that note.
     const explained = new Set(notes.filter((n) => n.kind !== 'satisfy-any-skips-require').map((n) => n.start));
     const kept = notes.filter((n) => n.kind !== 'satisfy-any-skips-require' || !explained.has(n.start));
-    return [...commas, ...kept.map((n) => toFinding(ctx.doc, 'access-intent', n))];
+    return [...fromText, ...kept.map((n) => toFinding(ctx.doc, 'access-intent', n))];
   },
 };

@@ -1,5 +1,3 @@
-const COMPAT_KEY_LIST = [...COMPAT_DIRECTIVES];
-
 /**
  * The quick pass's findings: one per line, with its message and nothing the engine would add (the
  * full pass's loop below, for a file without plans). Read from the file's index by line: a node is
@@ -39,7 +37,7 @@ function quickFindings(doc: ConfigDocument): Finding[] {
  * naive mapping most guides give, titled with what it changes.
  */
 import type { DirectiveNode, Finding, Fix, HtaccessUnder, Rule } from './types';
-import { codeLine, COMPAT_DIRECTIVES, in22Branch, readers } from './scope';
+import { codeLine, COMPAT_DIRECTIVES, COMPAT_KEY_LIST, in22Branch, readers } from './scope';
 import { detached, directivesNamed, hasDirective, SpanCache, type ConfigDocument, type SectionNode } from '../syntax';
 import { FRAGMENT_BECAUSE, INCLUDED_NOTE, isBelowDir, lineLabel, openDirsTouching, planMigration, plansAsIncluded, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
 import { ancestors, looksIncluded } from '../model/context';

@@ -16,7 +16,7 @@
  */
 import type { ChildNode } from '../syntax';
 import type { DirectiveNode, Finding, Rule, SectionNode } from './types';
-import { code, coRead, COMPAT_DIRECTIVES, scopeOf, TRANSPARENT } from './scope';
+import { code, coRead, COMPAT_KEY_LIST, scopeOf, TRANSPARENT } from './scope';
 import { PROVIDERS } from '../facts/providers';
 import { crossSectionMixed } from './access-mixed';
 import { directivesNamed, openTagText } from '../syntax';
@@ -52,8 +52,6 @@ function sectionLabel(s: SectionNode | null): string {
   return s ? code(openTagText(s)) : 'the top level of this file';
 }
 
-const COMPAT_LIST = [...COMPAT_DIRECTIVES];
-
 export const mixedAccessRule: Rule = {
   id: 'mixed-access',
   defaultSeverity: 'warning',
@@ -69,7 +67,7 @@ export const mixedAccessRule: Rule = {
         // The same-section check below still runs.
       }
     }
-    const compatLines = doc.linesWithKeys(COMPAT_LIST);
+    const compatLines = doc.linesWithKeys(COMPAT_KEY_LIST);
     if (!compatLines.length) return out;
     // The host rules of a scope, looked up only for the scopes that hold a 2.4-style line (a large
     // file has thousands of scopes with host rules and few of those).

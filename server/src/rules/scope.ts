@@ -37,6 +37,11 @@ export function deleteLine(node: { lineStart: number; lineEnd: number }): Offset
 }
 
 export const COMPAT_DIRECTIVES = new Set(['order', 'allow', 'deny', 'satisfy']);
+/**
+ * The same keys as a list, for the file's index (`linesWithKeys`): one list shared by the rules
+ * that ask for these lines, so the index answers them all from one lookup.
+ */
+export const COMPAT_KEY_LIST: readonly string[] = [...COMPAT_DIRECTIVES];
 
 export function isCompat(d: DirectiveNode): boolean {
   return COMPAT_DIRECTIVES.has(d.key);
