@@ -127,6 +127,35 @@ function lspTags(tags: readonly string[]): DiagnosticTag[] {
   return (dep && unn ? BOTH_TAGS : dep ? DEPRECATED_TAGS : unn ? UNNECESSARY_TAGS : []) as DiagnosticTag[];
 }
 
+/** A message longer than this is checked for text the file put in it at length (shortMessage). */
+const LONG_MESSAGE = 400;
+/** A run of characters without a blank longer than this is cut in a message. */
+const LONG_RUN = 200;
+/** No message is longer than this. */
+const MAX_MESSAGE = 2000;
+
+/**
+ * A message with the file's own text quoted in it, shortened: a name, tag or argument of thousands
+ * of characters (a binary file, a generated line) is cut to its head and tail around `…`, so one
+ * line cannot make a message of megabytes in the editor's problem list or the CLI's report.
+ */
+export function shortMessage(message: string): string {
+  let out = message.replace(LONG_RUN_RE, (run) => head(run, 120) + '…' + tail(run, 40));
+  if (out.length > MAX_MESSAGE) out = head(out, MAX_MESSAGE - 1) + '…';
+  return out;
+}
+const LONG_RUN_RE = new RegExp(`\\S{${LONG_RUN + 1},}`, 'g');
+/** The first `n` UTF-16 units of `s`, one fewer where the cut would split a surrogate pair. */
+function head(s: string, n: number): string {
+  const c = s.charCodeAt(n - 1);
+  return s.slice(0, c >= 0xd800 && c <= 0xdbff ? n - 1 : n);
+}
+/** The last `n` units, one fewer where the cut would split a surrogate pair. */
+function tail(s: string, n: number): string {
+  const c = s.charCodeAt(s.length - n);
+  return s.slice(c >= 0xdc00 && c <= 0xdfff ? s.length - n + 1 : s.length - n);
+}
+
 export function severityAtLeast(s: Severity, min: Severity): boolean {
   return RANK[s] >= RANK[min];
 }
@@ -192,6 +221,7 @@ export class ApacheConfService {
         // Rules hand back new findings on every call, so each is completed in place (a copy of
         // thousands of findings per keystroke is garbage the editor would wait for).
         (f as ReportedFinding).severity = sev;
+        if (f.message.length > LONG_MESSAGE) f.message = shortMessage(f.message);
         findings[n++] = f as ReportedFinding;
       }
     }
