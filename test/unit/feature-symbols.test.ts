@@ -143,6 +143,15 @@ describe('feature: document symbols', () => {
     assert.deepEqual(s.selectionRange, { start: { line: 0, character: 3 }, end: { line: 0, character: 12 } });
   });
 
+  it('a section or directive name of a million characters is cut in the outline', () => {
+    const long = 'x'.repeat(1_000_000);
+    const symbols = documentSymbols(parse(`<${long} /a>\nServerName ${long}\n</${long}>\n<VirtualHost *:80>\n${'ServerName'.repeat(1000)} a\n</VirtualHost>\n`));
+    assert.equal(symbols.length, 2);
+    assert.equal(symbols[0].name, `<${'x'.repeat(79)}… /a>`);
+    assert.equal(symbols[0].children?.[0]?.name, `ServerName ${'x'.repeat(59)}…`);
+    for (const s of [...symbols, ...(symbols[0].children ?? [])]) assert.ok(s.name.length < 200, `${s.name.length} characters`);
+  });
+
   it('unclosed section range ends at its last non-blank line', () => {
     const doc = parse('<Directory /x>\n  DocumentRoot /y\n\n\n');
     const [s] = documentSymbols(doc);

@@ -88,7 +88,7 @@ export function virtualHostNames(section: SectionNode): string[] {
 
 function sectionSymbol(doc: ConfigDocument, s: SectionNode): DocumentSymbol {
   const args = argsText(s.args);
-  const name = `<${s.name.raw}${args ? ' ' + args : ''}>`;
+  const name = `<${clip(s.name.raw)}${args ? ' ' + args : ''}>`;
   let detail: string | undefined;
   if (s.key === 'virtualhost') {
     const names = virtualHostNames(s);
@@ -105,7 +105,7 @@ function directiveSymbol(doc: ConfigDocument, d: DirectiveNode): DocumentSymbol 
   const kind = NOTABLE[d.key];
   if (kind === undefined) return undefined;
   const first = d.args[0];
-  const name = first ? `${d.name.raw} ${argsText([first], 60)}` : d.name.raw;
+  const name = first ? `${clip(d.name.raw)} ${argsText([first], 60)}` : clip(d.name.raw);
   const rest = argsText(d.args.slice(1));
   const sym: DocumentSymbol = {
     name,
