@@ -125,6 +125,10 @@ function prepare(id: string, original: string, rewritten: string, root: string, 
         if (m === 'mod_authnz_ldap') modules.add('ldap');
         if (m.startsWith('mod_proxy_')) modules.add('proxy');
         if (m === 'mod_dav_fs') modules.add('dav');
+        // `DAV On` serves files through mod_dav_fs's provider.
+        if (d.key === 'dav' && /^(on|filesystem)$/i.test(d.args[0]?.value ?? '') && loadable.has('dav_fs')) modules.add('dav').add('dav_fs');
+        // Digest authentication asks a module the AuthType line does not name.
+        if (d.key === 'authtype' && /^digest$/i.test(d.args[0]?.value ?? '') && loadable.has('auth_digest')) modules.add('auth_digest');
         modules.add(moduleShort(m));
       }
     }
@@ -334,7 +338,7 @@ if (typeof describe === 'function') describe('real files: every rewrite of an ac
           for (const s of ra) counts.set(s, (counts.get(s) ?? 0) + 1);
           if (partly) migratedInPart++;
           console.log(`    ${p.id}${partly ? ' (migrated in part: the rewrite runs with mod_access_compat too)' : ''}: ${list.length} requests (${[...counts].map(([s, n]) => `${n}×${s}`).join(', ')}), ${diffs.length} differences`);
-          for (const d of diffs.slice(0, 5)) failures.push(`${p.id}: ${d.request.caseId}: ${d.request.method} ${d.request.path} from ${d.request.from}${d.request.auth ? ` as ${d.request.auth.user}:${d.request.auth.password}` : ''}: original ${d.a}, rewrite ${d.b}`);
+          for (const d of diffs.slice(0, Number(process.env.APACHECONF_REAL_SHOW ?? 5))) failures.push(`${p.id}: ${d.request.caseId}: ${d.request.method} ${d.request.path} from ${d.request.from}${d.request.auth ? ` as ${d.request.auth.user}:${d.request.auth.password}` : ''}: original ${d.a}, rewrite ${d.b}`);
         } finally {
           await a?.stop();
           await b?.stop();

@@ -76,6 +76,42 @@ describe('Options mixing signed and plain words: what changed-syntax says, httpd
   }
 });
 
+/** Section tags without an argument, and whether httpd 2.4 refuses them (the syntax rule reports exactly those). */
+const BARE: Array<[string, boolean, string[]]> = [
+  ['Directory', true, []],
+  ['DirectoryMatch', true, []],
+  ['Files', true, []],
+  ['FilesMatch', true, []],
+  ['Location', true, []],
+  ['LocationMatch', true, []],
+  ['VirtualHost', true, []],
+  ['IfModule', true, []],
+  ['IfDefine', true, []],
+  ['IfVersion', true, []],
+  ['IfFile', true, []],
+  ['IfDirective', true, []],
+  ['IfSection', true, []],
+  ['If', true, []],
+  ['Macro', true, ['macro']],
+  ['AuthnProviderAlias', true, []],
+  ['AuthzProviderAlias', true, []],
+  ['Proxy', false, ['proxy']],
+];
+
+describe('a section tag without its argument: what the syntax rule says, httpd -t says', function () {
+  this.timeout(120_000);
+  for (const [name, refused, modules] of BARE) {
+    it(`<${name}>`, async function () {
+      needHttpd(this);
+      const text = `<${name}>\n</${name}>`;
+      const flagged = createService().analyze({ text: text + '\n' }).findings.some((f) => f.rule === 'syntax' && (f.data as { kind?: string } | undefined)?.kind === 'missing-argument');
+      const r = await checkConfig([{ id: 'b', config: '', serverConfig: text }], { compat: false, extraModules: modules });
+      assert.equal(!r.ok, refused, r.output);
+      assert.equal(flagged, refused);
+    });
+  }
+});
+
 describe('access-intent: a list separated by commas, on httpd', function () {
   this.timeout(120_000);
   it('`Allow from 127.0.0.1, 127.0.0.2` lets 127.0.0.2 in and not 127.0.0.1 (a host name); separated with blanks, both', async function () {

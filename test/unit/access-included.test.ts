@@ -93,6 +93,15 @@ describe('legacy-access in a file another includes, the main file unknown', () =
       want: '<VirtualHost *:80>\n    DocumentRoot /srv/www\n    <Directory /srv/www>\n        AuthMerging And\n        Require all granted\n    </Directory>\n    <Directory /srv/www/reports>\n        AuthMerging And\n        Require ip 192.0.2.0/24\n    </Directory>\n</VirtualHost>\n',
     },
     {
+      // A WebDAV vhost (gh4 batch, 455): `<Location />` asks for a password over a directory whose
+      // host rules let everyone in. Its Require replaced every Require before it; with `AuthMerging
+      // And` added it would also take in what the main file requires of directories this file does
+      // not show (`<Directory />`'s `Require all denied` under an Alias): on httpd, 401 became 403.
+      name: 'a <Location /> password over a directory that lets everyone in: the Location is left as it is (no AuthMerging)',
+      text: '<VirtualHost *:80>\n    DocumentRoot /srv/dav\n    <Directory /srv/dav>\n        Order Allow,Deny\n        Allow from All\n    </Directory>\n    <Location />\n        DAV On\n        AuthType Basic\n        AuthName "dav"\n        AuthUserFile /srv/dav.passwd\n        Require valid-user\n    </Location>\n</VirtualHost>\n',
+      want: '<VirtualHost *:80>\n    DocumentRoot /srv/dav\n    <Directory /srv/dav>\n        Require all granted\n    </Directory>\n    <Location />\n        DAV On\n        AuthType Basic\n        AuthName "dav"\n        AuthUserFile /srv/dav.passwd\n        Require valid-user\n    </Location>\n</VirtualHost>\n',
+    },
+    {
       name: '--context vhost declares nothing inherited: planned as the whole configuration',
       context: 'vhost',
       text: '<Directory /srv/stats>\n    Order allow,deny\n    Allow from all\n</Directory>\n',

@@ -87,9 +87,11 @@ const ROWS: Row[] = [
       '<Files ~ "\\.bak$">\n  Require all denied\n</Files>\n',
   },
   {
-    name: 'the same with <IfVersion >= 2.4>',
+    // The Location's Require replaced every Require before it, and still does untouched: with
+    // `AuthMerging And` it would also take in what comes before it where the file does not show it.
+    name: 'the same with <IfVersion >= 2.4>: the Location is left as it is',
     input: '<Location /status>\n  <IfVersion >= 2.4>\n    Require local\n  </IfVersion>\n</Location>\n' + d('  Order allow,deny\n  Allow from all\n', '/'),
-    output: '<Location /status>\n  <IfVersion >= 2.4>\n    AuthMerging And\n    Require local\n  </IfVersion>\n</Location>\n' + d('  Require all granted\n', '/'),
+    output: '<Location /status>\n  <IfVersion >= 2.4>\n    Require local\n  </IfVersion>\n</Location>\n' + d('  Require all granted\n', '/'),
   },
   {
     name: 'host rules inside <IfModule mod_authz_core.c>: the wrapper they leave empty goes too',

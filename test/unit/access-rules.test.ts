@@ -190,6 +190,11 @@ describe('crossSectionMixed (mixed-access across sections)', () => {
       want: [],
     },
     {
+      name: 'the same with `Allow from None` (Fedora\'s phpMyAdmin.conf, in ten files of a GitHub batch): no client is named None',
+      text: d('  Require ip 127.0.0.1', '/usr/share/phpMyAdmin') + d('  Order Deny,Allow\n  Deny from All\n  Allow from None', '/usr/share/phpMyAdmin/libraries'),
+      want: [],
+    },
+    {
       name: 'the same with one address let in: it still meets the Require',
       text: d('  Require valid-user', '/usr/share/phpmyadmin/setup') + d('  Order Deny,Allow\n  Deny from All\n  Allow from 10.1', '/usr/share/phpmyadmin/setup/lib'),
       want: [['require-still-applies', 'Order Deny,Allow']],
@@ -291,6 +296,18 @@ describe('dead-require: only what the file proves', () => {
       name: 'a later <Location /> that answers otherwise: a warning',
       text: L('<Directory /srv>', '  Require ip 10.1', '</Directory>', '<Location />', '  Require all granted', '</Location>'),
       dead: ['Require ip 10.1'],
+      severity: 'warning',
+    },
+    {
+      name: 'a Require all granted under a later <Location /> password: the password only asks more (a hint: the usual public directory with a password over the site)',
+      text: L('<Directory /srv>', '  Require all granted', '</Directory>', '<Location />', '  AuthType Basic', '  AuthName "site"', '  AuthUserFile /srv/.passwd', '  Require valid-user', '</Location>'),
+      dead: ['Require all granted'],
+      severity: 'hint',
+    },
+    {
+      name: 'a Require all denied under a later <Location /> that grants: a warning (the denial never holds)',
+      text: L('<Directory /srv>', '  Require all denied', '</Directory>', '<Location />', '  Require all granted', '</Location>'),
+      dead: ['Require all denied'],
       severity: 'warning',
     },
     {

@@ -17,6 +17,10 @@ describe('rule syntax', () => {
     // httpd 2.4.71 refuses it: "Invalid command '\xef\xbb\xbfServerName'" (before a comment or a blank line too).
     { name: 'a byte order mark', text: '\uFEFFServerName x\n', flagged: ['\uFEFF'], kinds: ['bom'] },
     { name: 'a byte order mark before a comment', text: '\uFEFF# x\nListen 80\n', flagged: ['\uFEFF'], kinds: ['bom'] },
+    // httpd -t: "<IfModule> directive requires additional arguments" (a WordPress plugin's uploads/.htaccess, gh5 batch).
+    { name: 'a section without the argument it needs', text: lines('<ifmodule>', '  Deny from all', '</ifmodule>'), flagged: ['<ifmodule>'], kinds: ['missing-argument'] },
+    { name: 'a Directory tag with only blanks after its name', text: lines('<Directory >', '</Directory>'), flagged: ['<Directory >'], kinds: ['missing-argument'] },
+    { name: 'sections that take no argument: <Proxy> (httpd accepts it bare) and <Else>', text: lines('<Proxy>', '</Proxy>', '<If "true">', '</If>', '<Else>', '</Else>'), flagged: [], kinds: [] },
     {
       name: `nesting at the limit (${MAX_ANALYSED_NESTING + 1} levels) is analysed`,
       text: nest(MAX_ANALYSED_NESTING + 1, 'Require all granted\n'),

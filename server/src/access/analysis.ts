@@ -464,7 +464,10 @@ function mixedNotes(doc: ConfigDocument, model: AccessModel, cache: Map<Scope, P
     const restricts = classes.some((k) => !k.satisfyAny && !isGranted(verdictBlock(k.order, k.allow, k.deny)));
     // Host rules that refuse every client (phpMyAdmin's `Deny from All` on a folder under one with
     // `Require valid-user`): nobody they let in meets the earlier Require, so nothing is hidden.
-    const refusesAll = classes.every((k) => !k.satisfyAny && isDenied(verdictBlock(k.order, k.allow, k.deny)));
+    // A host named `None` (Fedora's phpMyAdmin.conf: `Deny from All` / `Allow from None`, meant as
+    // "nobody") counts as no one here: httpd looks the name up, but no client is called that, and
+    // access-intent reports the line itself.
+    const refusesAll = classes.every((k) => !k.satisfyAny && isDenied(verdictBlock(k.order, k.allow.filter((t) => !(t.kind === 'host' && /^none$/i.test(t.name))), k.deny)));
     for (const p of pts) {
       if (p.x !== x || !p.state.authz.tree) continue;
       const xi = p.applied.findIndex((a) => a.scope === x);

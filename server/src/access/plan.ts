@@ -1073,10 +1073,31 @@ function candidatesWith(doc: ConfigDocument, f: GroupFacts, authNone: boolean | 
   // Each form again, just before it, with `AuthMerging And` left out where a section's new block
   // is `Require all denied` alone: refusing everyone, it answers alike whatever it inherits (a
   // package's `Deny from all` under a directory with `Require local`). The check says whether it holds.
+  //
+  // And each, just before it, with the later Require sections left as they are where the form only
+  // gave them `AuthMerging And`: such a section replaced every Require before it in the original,
+  // so untouched it still does, whatever the rest of the configuration has there (a `<Location />`
+  // with `Require valid-user` over a vhost's `<Directory>` whose host rules let everyone in: with
+  // `AuthMerging And` it would also take in what the server config requires of directories the file
+  // does not show, `<Directory />`'s `Require all denied` under an Alias). The check says whether it holds.
   return out.flatMap((c) => {
     const alone = deniedAlone(c);
-    return alone ? [alone, c] : [c];
+    return (alone ? [alone, c] : [c]).flatMap((v) => {
+      const left = ysLeft(v, f);
+      return left ? [left, v] : [v];
+    });
   });
+}
+
+/** `c` without the edits that only give a later Require section `AuthMerging And`, or null when it has none. */
+function ysLeft(c: Candidate, f: GroupFacts): Candidate | null {
+  let edits: Map<Scope, ScopeEdit> | null = null;
+  for (const [s, e] of c.edits) {
+    if (!f.ys.includes(s) || e.merging !== 'And' || e.drop.length || e.moveOwn || e.block !== null || e.extra?.length || s.authz?.mergingDirective) continue;
+    edits ??= new Map(c.edits);
+    edits.delete(s);
+  }
+  return edits ? { name: `${c.name}-ys-left`, edits } : null;
 }
 
 function deniedAlone(c: Candidate): Candidate | null {

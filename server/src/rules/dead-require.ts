@@ -89,6 +89,13 @@ export const deadRequireRule: Rule = {
           out.push({ ...f, severity: 'hint', message: f.message.replace(/\.$/, '') + '. They say the same today, so no answer changes; an edit made here would not take effect.' });
           continue;
         }
+        // It lets everyone in: what replaces it can only ask more of a client, which is what a
+        // password over a public directory means (`<Location />` with `Require valid-user`).
+        if (scope && authzShape(scope).toLowerCase() === 'require all granted') {
+          const f = toFinding(doc, 'dead-require', n);
+          out.push({ ...f, severity: 'hint', message: f.message.replace(/\.$/, '') + '. It lets everyone in, so the section that replaces it can only ask more of a client; no answer depends on it.' });
+          continue;
+        }
       }
       if (n.kind === 'never-consulted' && node) {
         const hostRules = (n.related ?? []).map((r) => directiveStartingAt(doc, r.start)).filter((d): d is DirectiveNode => !!d);

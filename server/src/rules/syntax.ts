@@ -3,10 +3,37 @@ import { MAX_ANALYSED_NESTING } from '../access/model';
 import { HTACCESS_REPAIR_NOTE } from '../access/analysis';
 import type { Finding, Rule } from './types';
 
+/**
+ * Sections httpd refuses to read without an argument (`httpd -t`: "directive requires additional
+ * arguments", or an invalid version or empty name): the server does not start, and in a .htaccess
+ * file every request under it answers 500. (`<Proxy>` and `<Else>` take none; `<Limit>` and the
+ * `<Require…>` containers are invalid-require's.)
+ */
+const NEEDS_ARGUMENT: ReadonlyMap<string, string> = new Map([
+  ['directory', 'a directory path'],
+  ['directorymatch', 'a regular expression'],
+  ['files', 'a file name or wildcard'],
+  ['filesmatch', 'a regular expression'],
+  ['location', 'a URL path'],
+  ['locationmatch', 'a regular expression'],
+  ['virtualhost', 'an address'],
+  ['ifmodule', 'a module name'],
+  ['ifdefine', 'a parameter name'],
+  ['ifversion', 'a version'],
+  ['iffile', 'a file path'],
+  ['ifdirective', 'a directive name'],
+  ['ifsection', 'a section name'],
+  ['if', 'an expression'],
+  ['elseif', 'an expression'],
+  ['macro', 'a macro name'],
+  ['authnprovideralias', 'a provider and an alias'],
+  ['authzprovideralias', 'a provider, an alias and its arguments'],
+]);
+
 export const syntaxRule: Rule = {
   id: 'syntax',
   defaultSeverity: 'error',
-  summary: 'Section tags that are unclosed, mismatched or stray, a tag without its closing `>`, NUL bytes, a byte order mark.',
+  summary: 'Section tags that are unclosed, mismatched or stray, a tag without its closing `>` or without the argument it needs, NUL bytes, a byte order mark.',
   check({ doc, fileContext }) {
     const out: Finding[] = doc.errors.map((e) => ({
       rule: 'syntax',
@@ -20,6 +47,18 @@ export const syntaxRule: Rule = {
         ? { fixes: [fileContext === 'htaccess' ? { title: 'Remove the byte order mark' + HTACCESS_REPAIR_NOTE, edits: [{ start: e.start, end: e.end, newText: '' }] } : { title: 'Remove the byte order mark', edits: [{ start: e.start, end: e.end, newText: '' }], preferred: true }] }
         : {}),
     }));
+    for (const sec of doc.sections) {
+      if (sec.args.length) continue;
+      const what = NEEDS_ARGUMENT.get(sec.key);
+      if (!what) continue;
+      out.push({
+        rule: 'syntax',
+        message: `\`<${sec.name.raw}>\` needs ${what}: httpd refuses to read the section without one${fileContext === 'htaccess' ? ' (in a .htaccess file every request under it answers 500)' : ', so the server does not start'}.`,
+        start: sec.name.start - 1,
+        end: sec.openEnd,
+        data: { kind: 'missing-argument' },
+      });
+    }
     // The first section nested deeper than the engine models (a top-level section has depth 1).
     const deep = doc.sections.find((sec) => sec.depth > MAX_ANALYSED_NESTING + 1);
     if (deep) {
