@@ -139,6 +139,9 @@ function prepare(id: string, original: string, rewritten: string, root: string, 
         .split(/\r?\n/)
         .map((l) => (dropText.has(l) ? `# (not here) ${l}` : l))
         .join('\n')
+        // A LoadModule line the upgrade fixes rename (disk_cache_module → cache_disk_module) is not
+        // the original's: the oracle loads its own modules either way.
+        .replace(/^([ \t]*Load(?:Module|File)[ \t].*)$/gim, (line) => (line.startsWith('# (not here)') ? line : `# (not here) ${line}`))
         .replace(/^([ \t]*Auth(?:Basic|Digest)?UserFile)[ \t]+.*$/gim, '$1 "@USERS@"')
         .replace(/^([ \t]*AuthGroupFile)[ \t]+.*$/gim, '$1 "@GROUPS@"')
         .replace(/^([ \t]*AuthDBM\w*File)[ \t]+.*$/gim, '# (not here) $1')
