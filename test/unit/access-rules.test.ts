@@ -403,3 +403,26 @@ describe('access-intent: None after from', () => {
     });
   }
 });
+
+// Two `Order` lines in one section (a jsboard vhost from a GitHub batch): httpd keeps the last
+// (test/httpd/migration-cases a05-last-order), so the first decides nothing.
+describe('access-intent: an Order a later one replaces', () => {
+  const rows: Array<{ name: string; text: string; flagged: string[]; severity?: string }> = [
+    { name: 'two in a row: the first', text: lines('<Proxy *>', '  Order allow,deny', '  Order deny,allow', '  Allow from all', '</Proxy>'), flagged: ['Order allow,deny'], severity: 'warning' },
+    { name: 'one per section: nothing', text: lines('<Directory /a>', '  Order allow,deny', '</Directory>', '<Directory /a>', '  Order deny,allow', '</Directory>'), flagged: [] },
+    { name: 'the later under <IfModule> the first is not in: it may not be read, nothing', text: lines('<Directory /a>', '  Order allow,deny', '  <IfModule mod_x.c>', '    Order deny,allow', '  </IfModule>', '</Directory>'), flagged: [] },
+    { name: 'the first under an <IfModule>, the later always read: the first', text: lines('<Directory /a>', '  <IfModule mod_x.c>', '    Order deny,allow', '  </IfModule>', '  Order allow,deny', '</Directory>'), flagged: ['Order deny,allow'] },
+    { name: 'one inside <Limit GET>: it sets GET only, nothing', text: lines('<Directory /a>', '  Order allow,deny', '  <Limit GET>', '    Order deny,allow', '  </Limit>', '</Directory>'), flagged: [] },
+    { name: 'two branches that exclude each other: nothing', text: lines('<Directory /a>', '  <IfModule mod_x.c>', '    Order deny,allow', '  </IfModule>', '  <IfModule !mod_x.c>', '    Order allow,deny', '  </IfModule>', '</Directory>'), flagged: [] },
+    { name: 'in a branch only 2.2 reads: a hint', text: lines('<Directory /a>', '  <IfModule !mod_authz_core.c>', '    Order deny,allow', '    Order allow,deny', '  </IfModule>', '</Directory>'), flagged: ['Order deny,allow'], severity: 'hint' },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      for (const depth of ['quick', 'full'] as const) {
+        const fs = createService().analyze({ text: r.text, depth }).findings.filter((f) => f.rule === 'access-intent' && /has no effect: the `Order`/.test(f.message));
+        assert.deepEqual(covered(r.text, fs), r.flagged, depth);
+        if (r.severity) assert.equal(fs[0].severity, r.severity);
+      }
+    });
+  }
+});

@@ -3,7 +3,8 @@
  * an `Allow` that can never match under `Order allow,deny` + `Deny from all` (everyone gets 403,
  * spec §2.4, §6.4), an `Allow` without effect (no `Order`: deny,allow with nothing denied), a
  * `Deny` without effect, a list separated by commas (`127.0.0.1,` is read as a host name), a
- * `<Files>` pattern with a folder in it, `None` after `from`, `Satisfy Any` letting everyone in
+ * `<Files>` pattern with a folder in it, `None` after `from`, an `Order` a later one in the same
+ * section replaces, `Satisfy Any` letting everyone in
  * because no `Require` applies or because the host rules refuse no one beside a password, and the
  * differences between httpd 2.2 and 2.4 with mod_access_compat (§7: a section with only
  * `Satisfy` resets the host rules; `Satisfy Any` is no longer inherited). Also, in .htaccess
@@ -11,7 +12,7 @@
  */
 import type { ConfigDocument, DirectiveNode, Finding, Rule } from './types';
 import { notesOf, toFinding } from './access-support';
-import { code, COMPAT_KEY_LIST, in22Branch } from './scope';
+import { code, COMPAT_KEY_LIST, in22Branch, readWith, scopeOf } from './scope';
 import { classifyHostToken } from '../access';
 
 /**
@@ -128,13 +129,46 @@ function noneWords(suspects: readonly DirectiveNode[]): Finding[] {
   return out;
 }
 
+/** Inside a `<Limit>` or `<LimitExcept>`, where an `Order` sets only the methods it names. */
+function inLimit(d: DirectiveNode): boolean {
+  for (let p = d.parent; p; p = p.parent) if (p.key === 'limit' || p.key === 'limitexcept') return true;
+  return false;
+}
+
+/**
+ * Two `Order` lines in one section: httpd keeps the last, so the first decides nothing (a
+ * jsboard vhost's `Order allow,deny` right above `Order deny,allow`). Only where the later line is
+ * read wherever the first is, and neither sits in a `<Limit>` (there an Order sets only the
+ * methods named). Read from the text alone.
+ */
+function shadowedOrders(doc: ConfigDocument): Finding[] {
+  const orders = doc.directivesWithKey('order');
+  if (orders.length < 2) return [];
+  const out: Finding[] = [];
+  for (let i = 0; i < orders.length; i++) {
+    const first = orders[i];
+    if (inLimit(first)) continue;
+    const scope = scopeOf(first);
+    const later = orders.slice(i + 1).find((o) => scopeOf(o) === scope && !inLimit(o) && readWith(first, o));
+    if (!later) continue;
+    out.push({
+      rule: 'access-intent',
+      message: `This \`Order\` has no effect: the \`Order\` on line ${later.line + 1}, later in the same section, replaces it (httpd keeps the last one). Delete one of the two so the file says which order is meant.`,
+      start: first.start,
+      end: first.end,
+      ...(in22Branch(first) ? { severity: 'hint' as const, maxSeverity: 'hint' as const } : {}),
+    });
+  }
+  return out;
+}
+
 export const accessIntentRule: Rule = {
   id: 'access-intent',
   defaultSeverity: 'warning',
   summary: 'Host rules that do not do what they seem to (an Allow that never matches, a comma-separated list, Satisfy Any letting everyone in, 2.2 vs 2.4 differences).',
   check(ctx) {
     const suspects = suspectHostLines(ctx.doc);
-    const fromText = [...commaLists(suspects), ...filesWithSlash(ctx.doc), ...noneWords(suspects)];
+    const fromText = [...commaLists(suspects), ...filesWithSlash(ctx.doc), ...noneWords(suspects), ...shadowedOrders(ctx.doc)];
     if (ctx.depth === 'quick') return fromText;
     const notes = [...notesOf(ctx, 'access-intent'), ...notesOf(ctx, 'htaccess-override')];
     // A `Satisfy Any` another note already explains (a section with only Satisfy, which resets the
