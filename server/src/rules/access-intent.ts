@@ -10,9 +10,9 @@
  * `Satisfy` resets the host rules; `Satisfy Any` is no longer inherited). Also, in .htaccess
  * files, what a rewrite to `Require` needs from AllowOverride (§8.4).
  */
-import type { ConfigDocument, DirectiveNode, Finding, Rule } from './types';
+import type { ConfigDocument, DirectiveNode, Finding, Rule, SectionNode } from './types';
 import { notesOf, toFinding } from './access-support';
-import { code, COMPAT_KEY_LIST, in22Branch, readWith, scopeOf } from './scope';
+import { code, COMPAT_KEY_LIST, in22Branch, readWith, TRANSPARENT } from './scope';
 import { classifyHostToken } from '../access';
 
 /**
@@ -142,25 +142,39 @@ function inLimit(d: DirectiveNode): boolean {
  * methods named). Read from the text alone.
  */
 function shadowedOrders(doc: ConfigDocument): Finding[] {
-  const orders = doc.directivesWithKey('order');
-  if (orders.length < 2) return [];
+  const at = doc.linesWithKeys(ORDER_KEY);
+  if (at.length < 2) return [];
+  // Grouped by section from the file's index (a file of thousands of sections makes nodes only
+  // for the Order lines that share one).
+  const bySection = new Map<SectionNode | null, number[]>();
+  for (let ix = 0; ix < at.length; ix++) {
+    let p = doc.parentOf(at[ix]);
+    while (p && TRANSPARENT.has(p.key)) p = p.parent;
+    const list = bySection.get(p);
+    if (list) list.push(at[ix]);
+    else bySection.set(p, [at[ix]]);
+  }
   const out: Finding[] = [];
-  for (let i = 0; i < orders.length; i++) {
-    const first = orders[i];
-    if (inLimit(first)) continue;
-    const scope = scopeOf(first);
-    const later = orders.slice(i + 1).find((o) => scopeOf(o) === scope && !inLimit(o) && readWith(first, o));
-    if (!later) continue;
-    out.push({
-      rule: 'access-intent',
-      message: `This \`Order\` has no effect: the \`Order\` on line ${later.line + 1}, later in the same section, replaces it (httpd keeps the last one). Delete one of the two so the file says which order is meant.`,
-      start: first.start,
-      end: first.end,
-      ...(in22Branch(first) ? { severity: 'hint' as const, maxSeverity: 'hint' as const } : {}),
-    });
+  for (const list of bySection.values()) {
+    if (list.length < 2) continue;
+    const orders = list.map((i) => doc.lineAt(i) as DirectiveNode);
+    for (let i = 0; i < orders.length; i++) {
+      const first = orders[i];
+      if (inLimit(first)) continue;
+      const later = orders.slice(i + 1).find((o) => !inLimit(o) && readWith(first, o));
+      if (!later) continue;
+      out.push({
+        rule: 'access-intent',
+        message: `This \`Order\` has no effect: the \`Order\` on line ${later.line + 1}, later in the same section, replaces it (httpd keeps the last one). Delete one of the two so the file says which order is meant.`,
+        start: first.start,
+        end: first.end,
+        ...(in22Branch(first) ? { severity: 'hint' as const, maxSeverity: 'hint' as const } : {}),
+      });
+    }
   }
   return out;
 }
+const ORDER_KEY: readonly string[] = ['order'];
 
 export const accessIntentRule: Rule = {
   id: 'access-intent',
