@@ -112,6 +112,20 @@ describe('a section tag without its argument: what the syntax rule says, httpd -
   }
 });
 
+describe('merge-conflict markers: what the syntax rule says, httpd -t says', function () {
+  this.timeout(120_000);
+  for (const line of ['<<<<<<< HEAD', '=======', '>>>>>>> 2927721']) {
+    it(line, async function () {
+      needHttpd(this);
+      const text = `<<<<<<< HEAD\n${line}\n>>>>>>> 2927721\n`;
+      const flagged = createService().analyze({ text }).findings.some((f) => f.rule === 'syntax' && (f.data as { kind?: string } | undefined)?.kind === 'conflict-marker' && text.slice(f.start, f.end) === line);
+      const r = await checkConfig([{ id: 'm', config: '', serverConfig: line }], { compat: false });
+      assert.equal(r.ok, false, r.output);
+      assert.ok(flagged);
+    });
+  }
+});
+
 describe('access-intent: a list separated by commas, on httpd', function () {
   this.timeout(120_000);
   it('`Allow from 127.0.0.1, 127.0.0.2` lets 127.0.0.2 in and not 127.0.0.1 (a host name); separated with blanks, both', async function () {

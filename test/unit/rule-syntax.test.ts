@@ -21,6 +21,14 @@ describe('rule syntax', () => {
     { name: 'a section without the argument it needs', text: lines('<ifmodule>', '  Deny from all', '</ifmodule>'), flagged: ['<ifmodule>'], kinds: ['missing-argument'] },
     { name: 'a Directory tag with only blanks after its name', text: lines('<Directory >', '</Directory>'), flagged: ['<Directory >'], kinds: ['missing-argument'] },
     { name: 'sections that take no argument: <Proxy> (httpd accepts it bare) and <Else>', text: lines('<Proxy>', '</Proxy>', '<If "true">', '</If>', '<Else>', '</Else>'), flagged: [], kinds: [] },
+    // Akismet's .htaccess as committed in a plugin repository (gh6 batch): httpd -t refuses each marker line.
+    {
+      name: 'merge-conflict markers: each marker, not the parser\'s words for the <<<<<<< line',
+      text: lines('<<<<<<< HEAD', '<Files a.js>', '=======', '<Files b.js>', '>>>>>>> 2927721', '  Require all granted', '</Files>'),
+      flagged: ['<<<<<<< HEAD', '=======', '>>>>>>> 2927721', '<Files a.js>'],
+      kinds: ['conflict-marker', 'unclosed-section', 'conflict-marker', 'conflict-marker'],
+    },
+    { name: 'a ruler of = signs without any other marker is no conflict', text: lines('=======', 'Listen 80'), flagged: [], kinds: [] },
     {
       name: `nesting at the limit (${MAX_ANALYSED_NESTING + 1} levels) is analysed`,
       text: nest(MAX_ANALYSED_NESTING + 1, 'Require all granted\n'),
