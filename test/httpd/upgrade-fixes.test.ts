@@ -112,6 +112,33 @@ describe('a section tag without its argument: what the syntax rule says, httpd -
   }
 });
 
+/** Directive lines, whether httpd 2.4 refuses them for their number of arguments, and the modules they need. */
+const COUNTS: Array<[string, boolean, string[]]> = [
+  ['ServerAdmin admin example.org', true, []],
+  ['DocumentRoot /srv/www # the site', true, []],
+  ['DocumentRoot', true, []],
+  ['<Location /s>\n  SetHandler\n</Location>', true, []],
+  ['<Directory /srv>\n  AuthName Private area\n</Directory>', true, []],
+  ['<Directory /srv>\n  AuthName "Private area"\n</Directory>', false, []],
+  ['<Directory /srv>\n  AuthUserFile /etc/a /etc/b\n</Directory>', true, ['authn_file']],
+  ['RewriteEngine On On', false, ['rewrite']],
+  ['DocumentRoot \\\n  /srv', false, []],
+];
+
+describe('directives with a wrong number of arguments: what the syntax rule says, httpd -t says', function () {
+  this.timeout(120_000);
+  for (const [line, refused, modules] of COUNTS) {
+    it(line.replace(/\n\s*/g, ' '), async function () {
+      needHttpd(this);
+      const flagged = createService().analyze({ text: line + '\n' }).findings.some((f) => f.rule === 'syntax' && (f.data as { kind?: string } | undefined)?.kind === 'argument-count');
+      const r = await checkConfig([{ id: 'n', config: '', serverConfig: line }], { compat: false, extraModules: modules });
+      assert.equal(!r.ok, refused, r.output);
+      if (refused) assert.match(r.output, /takes one argument/);
+      assert.equal(flagged, refused);
+    });
+  }
+});
+
 describe('merge-conflict markers: what the syntax rule says, httpd -t says', function () {
   this.timeout(120_000);
   for (const line of ['<<<<<<< HEAD', '=======', '>>>>>>> 2927721']) {

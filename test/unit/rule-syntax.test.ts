@@ -28,6 +28,12 @@ describe('rule syntax', () => {
       flagged: ['<<<<<<< HEAD', '=======', '>>>>>>> 2927721', '<Files a.js>'],
       kinds: ['conflict-marker', 'unclosed-section', 'conflict-marker', 'conflict-marker'],
     },
+    // facts/take-one.ts: httpd -t refuses these with "takes one argument" (test/httpd/upgrade-fixes runs a table).
+    { name: 'a one-argument directive with two', text: lines('ServerAdmin admin example.org'), flagged: ['ServerAdmin admin example.org'], kinds: ['argument-count'] },
+    { name: 'a one-argument directive with a comment after it', text: lines('DocumentRoot /srv/www # the site'), flagged: ['DocumentRoot /srv/www # the site'], kinds: ['argument-count'] },
+    { name: 'a one-argument directive with none', text: lines('<Location /s>', '  SetHandler', '</Location>'), flagged: ['SetHandler'], kinds: ['argument-count'] },
+    { name: 'one argument, quoted with blanks or continued: nothing', text: lines('DocumentRoot "/srv/my site"', 'ServerAdmin \\', '  admin@example.org'), flagged: [], kinds: [] },
+    { name: 'a variable that may hold blanks, and a flag with two words (httpd reads the first): nothing', text: lines('DocumentRoot ${ROOT} x', 'RewriteEngine On On'), flagged: [], kinds: [] },
     { name: 'a ruler of = signs without any other marker is no conflict', text: lines('=======', 'Listen 80'), flagged: [], kinds: [] },
     {
       name: `nesting at the limit (${MAX_ANALYSED_NESTING + 1} levels) is analysed`,

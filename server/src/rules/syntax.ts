@@ -1,7 +1,57 @@
 /** `syntax`: what the parser could not place. A file that does not parse is never reported clean. */
 import { MAX_ANALYSED_NESTING } from '../access/model';
 import { HTACCESS_REPAIR_NOTE } from '../access/analysis';
-import type { Finding, Rule } from './types';
+import type { ConfigDocument, DirectiveNode, Finding, Rule } from './types';
+import { TAKES_ONE } from '../facts/take-one';
+import { in22Branch } from './scope';
+
+/**
+ * Lines of a directive httpd reads with exactly one argument (facts/take-one.ts) that have none or
+ * several: `httpd -t` refuses them ("takes one argument"). Found from the file's index and text: a
+ * line whose rest is one plain word needs no node. Words after a `#` count too (httpd has no
+ * comments after a directive). Not `Order` and `Satisfy` (invalid-require's), nor lines with
+ * `${…}` (a variable may hold blanks).
+ */
+function argumentCounts(doc: ConfigDocument): Finding[] {
+  const keys = doc.directiveKeys.filter((k) => TAKES_ONE.has(k) && k !== 'order' && k !== 'satisfy');
+  if (!keys.length) return [];
+  const at = doc.linesWithKeys(keys);
+  const text = doc.text;
+  const out: Finding[] = [];
+  for (let ix = 0; ix < at.length; ix++) {
+    const i = at[ix];
+    const end = doc.endOf(i);
+    let p = doc.startOf(i);
+    while (p < end && !isBlank(text.charCodeAt(p))) p++;
+    while (p < end && isBlank(text.charCodeAt(p))) p++;
+    let plain = p < end;
+    for (let q = p; q < end && plain; q++) {
+      const c = text.charCodeAt(q);
+      // A blank, a quote, a backslash (continuation) or `$`: read the line's words.
+      plain = !(isBlank(c) || c === 34 || c === 39 || c === 92 || c === 36);
+    }
+    if (plain) continue;
+    const d = doc.lineAt(i) as DirectiveNode;
+    if (d.args.length === 1 || d.args.some((a) => a.raw.includes('${'))) continue;
+    const hash = d.args.findIndex((a, k) => k > 0 && a.raw.startsWith('#'));
+    const shown = d.args.length > 4 ? d.args.slice(0, 3).map((a) => a.raw).join(' ') + ' …' : d.args.map((a) => a.raw).join(' ');
+    out.push({
+      rule: 'syntax',
+      message: d.args.length
+        ? `\`${d.name.raw}\` takes exactly one argument, and this line gives ${d.args.length} (\`${shown.length > 80 ? shown.slice(0, 79) + '…' : shown}\`): httpd refuses it${hash >= 0 ? '. httpd has no comments at the end of a directive line: the words from `#` on are read as more arguments, so put the comment on a line of its own' : '; quote a value that holds blanks'}.`
+        : `\`${d.name.raw}\` takes exactly one argument, and this line gives none: httpd refuses it.`,
+      start: d.start,
+      end: d.end,
+      data: { kind: 'argument-count' },
+      ...(in22Branch(d) ? { severity: 'hint' as const, maxSeverity: 'hint' as const } : {}),
+    });
+  }
+  return out;
+}
+
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12;
+}
 
 /**
  * Sections httpd refuses to read without an argument (`httpd -t`: "directive requires additional
@@ -46,7 +96,7 @@ function conflictMarkers(text: string): Array<{ start: number; end: number; text
 export const syntaxRule: Rule = {
   id: 'syntax',
   defaultSeverity: 'error',
-  summary: 'Section tags that are unclosed, mismatched or stray, a tag without its closing `>` or without the argument it needs, merge-conflict markers, NUL bytes, a byte order mark.',
+  summary: 'Section tags that are unclosed, mismatched or stray, a tag without its closing `>` or without the argument it needs, a one-argument directive given none or several, merge-conflict markers, NUL bytes, a byte order mark.',
   check({ doc, fileContext }) {
     const markers = conflictMarkers(doc.text);
     const markerAt = new Set(markers.map((m) => m.start));
@@ -85,6 +135,7 @@ export const syntaxRule: Rule = {
         data: { kind: 'missing-argument' },
       });
     }
+    out.push(...argumentCounts(doc));
     // The first section nested deeper than the engine models (a top-level section has depth 1).
     const deep = doc.sections.find((sec) => sec.depth > MAX_ANALYSED_NESTING + 1);
     if (deep) {
