@@ -139,6 +139,33 @@ describe('directives with a wrong number of arguments: what the syntax rule says
   }
 });
 
+/** Directives in a section's body, and whether httpd 2.4 refuses them there. */
+const PLACES: Array<[string, boolean, string[]]> = [
+  ['<Directory /srv>\n  DocumentRoot /srv\n</Directory>', true, []],
+  ['<Directory /srv>\n  ServerName a.example\n</Directory>', true, []],
+  ['<Files a>\n  Alias /a /srv/a\n</Files>', true, []],
+  ['<Location /a>\n  ProxyPass http://127.0.0.1:9/\n</Location>', false, ['proxy']],
+  ['<Directory /srv>\n  ProxyPass /a http://127.0.0.1:9/\n</Directory>', true, ['proxy']],
+  ['<VirtualHost *:80>\n  AuthType Basic\n</VirtualHost>', true, []],
+  ['<VirtualHost *:80>\n  AllowOverride None\n</VirtualHost>', true, []],
+  ['<VirtualHost *:80>\n  <Location /a>\n    AuthType Basic\n  </Location>\n</VirtualHost>', false, []],
+  ['<VirtualHost *:80>\n  MaxRequestWorkers 10\n</VirtualHost>', true, []],
+  ['<Directory /srv>\n  <If "true">\n    SetHandler none\n  </If>\n</Directory>', false, []],
+];
+
+describe('directives where httpd does not take them: what the syntax rule says, httpd -t says', function () {
+  this.timeout(120_000);
+  for (const [text, refused, modules] of PLACES) {
+    it(text.replace(/\n\s*/g, ' '), async function () {
+      needHttpd(this);
+      const flagged = createService().analyze({ text: text + '\n' }).findings.some((f) => f.rule === 'syntax' && (f.data as { kind?: string } | undefined)?.kind === 'not-allowed-here');
+      const r = await checkConfig([{ id: 'p', config: '', serverConfig: text }], { compat: false, extraModules: modules });
+      assert.equal(!r.ok, refused, r.output);
+      assert.equal(flagged, refused);
+    });
+  }
+});
+
 describe('merge-conflict markers: what the syntax rule says, httpd -t says', function () {
   this.timeout(120_000);
   for (const line of ['<<<<<<< HEAD', '=======', '>>>>>>> 2927721']) {

@@ -34,6 +34,12 @@ describe('rule syntax', () => {
     { name: 'a one-argument directive with none', text: lines('<Location /s>', '  SetHandler', '</Location>'), flagged: ['SetHandler'], kinds: ['argument-count'] },
     { name: 'one argument, quoted with blanks or continued: nothing', text: lines('DocumentRoot "/srv/my site"', 'ServerAdmin \\', '  admin@example.org'), flagged: [], kinds: [] },
     { name: 'a variable that may hold blanks, and a flag with two words (httpd reads the first): nothing', text: lines('DocumentRoot ${ROOT} x', 'RewriteEngine On On'), flagged: [], kinds: [] },
+    // facts/places.ts: httpd -t refuses these in the section around them (test/httpd/upgrade-fixes runs a table).
+    { name: 'DocumentRoot inside <Directory>, through an <IfModule>', text: lines('<Directory /srv>', '  <IfModule mod_x.c>', '    DocumentRoot /srv', '  </IfModule>', '</Directory>'), flagged: ['DocumentRoot /srv'], kinds: ['not-allowed-here'] },
+    { name: 'AuthType right in a <VirtualHost>', text: lines('<VirtualHost *:80>', '  AuthType Basic', '</VirtualHost>'), flagged: ['AuthType Basic'], kinds: ['not-allowed-here'] },
+    { name: 'the same directives where httpd takes them: nothing', text: lines('<VirtualHost *:80>', '  DocumentRoot /srv', '  <Location /a>', '    AuthType Basic', '  </Location>', '</VirtualHost>'), flagged: [], kinds: [] },
+    { name: 'under <If> or <Limit>, the place is not read: nothing', text: lines('<Directory /srv>', '  <If "true">', '    ServerName a', '  </If>', '</Directory>'), flagged: [], kinds: [] },
+    { name: 'Order in a <VirtualHost> body is legacy-access\'s to report: not here', text: lines('<VirtualHost *:80>', '  Order allow,deny', '</VirtualHost>'), flagged: [], kinds: [] },
     { name: 'a ruler of = signs without any other marker is no conflict', text: lines('=======', 'Listen 80'), flagged: [], kinds: [] },
     {
       name: `nesting at the limit (${MAX_ANALYSED_NESTING + 1} levels) is analysed`,

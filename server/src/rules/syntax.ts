@@ -3,6 +3,8 @@ import { MAX_ANALYSED_NESTING } from '../access/model';
 import { HTACCESS_REPAIR_NOTE } from '../access/analysis';
 import type { ConfigDocument, DirectiveNode, Finding, Rule } from './types';
 import { TAKES_ONE } from '../facts/take-one';
+import { REFUSED_IN, type Place } from '../facts/places';
+import type { SectionNode } from '../syntax';
 import { in22Branch } from './scope';
 
 /**
@@ -43,6 +45,63 @@ function argumentCounts(doc: ConfigDocument): Finding[] {
       start: d.start,
       end: d.end,
       data: { kind: 'argument-count' },
+      ...(in22Branch(d) ? { severity: 'hint' as const, maxSeverity: 'hint' as const } : {}),
+    });
+  }
+  return out;
+}
+
+/** The sections that make a place for the directives in their body. */
+const PLACE_OF: ReadonlyMap<string, Place> = new Map<string, Place>([
+  ['virtualhost', 'vhost'],
+  ['directory', 'directory'],
+  ['directorymatch', 'directory'],
+  ['location', 'location'],
+  ['locationmatch', 'location'],
+  ['files', 'files'],
+  ['filesmatch', 'files'],
+]);
+/** Conditions that leave the place as it is around them. */
+const SEE_THROUGH = new Set(['ifmodule', 'ifdefine', 'ifversion', 'iffile', 'ifdirective', 'ifsection']);
+/** Keys the access rules speak for (a compat line in a <VirtualHost> body is legacy-access's). */
+const ACCESS_OWN = new Set(['order', 'allow', 'deny', 'satisfy', 'require', 'authmerging']);
+
+/** The place of a directive's body: its nearest section that makes one, or null (top level, or under <If>, <Limit>, <Proxy>…). */
+function placeOf(parent: SectionNode | null): { place: Place; section: SectionNode } | null {
+  for (let p = parent; p; p = p.parent) {
+    const place = PLACE_OF.get(p.key);
+    if (place) return { place, section: p };
+    if (!SEE_THROUGH.has(p.key)) return null;
+  }
+  return null;
+}
+
+const PLACE_WORDS: Record<Place, string> = { vhost: 'a <VirtualHost>', directory: 'a <Directory>', location: 'a <Location>', files: 'a <Files>' };
+
+/**
+ * Directives in the body of a section httpd refuses them in (facts/places.ts, each refusal seen on
+ * httpd -t): `DocumentRoot` in a <Directory>, `AuthType` right in a <VirtualHost>, `Alias` in a
+ * <Files>. The server does not start; in a .htaccess file every request answers 500. Found from
+ * the file's index: only lines of such directives become nodes.
+ */
+function misplaced(doc: ConfigDocument, htaccess: boolean): Finding[] {
+  const keys = doc.directiveKeys.filter((k) => REFUSED_IN.has(k) && !ACCESS_OWN.has(k));
+  if (!keys.length) return [];
+  const at = doc.linesWithKeys(keys);
+  const out: Finding[] = [];
+  for (let ix = 0; ix < at.length; ix++) {
+    const i = at[ix];
+    const parent = doc.parentOf(i);
+    if (!parent) continue;
+    const where = placeOf(parent);
+    if (!where || !REFUSED_IN.get(doc.keyOf(i))!.has(where.place)) continue;
+    const d = doc.lineAt(i) as DirectiveNode;
+    out.push({
+      rule: 'syntax',
+      message: `\`${d.name.raw}\` is not allowed inside ${PLACE_WORDS[where.place]} section (\`<${where.section.name.raw}>\`, line ${where.section.open.line + 1}): httpd refuses it there${htaccess ? ', and every request under this .htaccess answers 500' : ' and does not start'}. Move it to where httpd takes it.`,
+      start: d.start,
+      end: d.end,
+      data: { kind: 'not-allowed-here' },
       ...(in22Branch(d) ? { severity: 'hint' as const, maxSeverity: 'hint' as const } : {}),
     });
   }
@@ -96,7 +155,7 @@ function conflictMarkers(text: string): Array<{ start: number; end: number; text
 export const syntaxRule: Rule = {
   id: 'syntax',
   defaultSeverity: 'error',
-  summary: 'Section tags that are unclosed, mismatched or stray, a tag without its closing `>` or without the argument it needs, a one-argument directive given none or several, merge-conflict markers, NUL bytes, a byte order mark.',
+  summary: 'Section tags that are unclosed, mismatched or stray, a tag without its closing `>` or without the argument it needs, a one-argument directive given none or several, a directive in a section httpd refuses it in, merge-conflict markers, NUL bytes, a byte order mark.',
   check({ doc, fileContext }) {
     const markers = conflictMarkers(doc.text);
     const markerAt = new Set(markers.map((m) => m.start));
@@ -135,7 +194,7 @@ export const syntaxRule: Rule = {
         data: { kind: 'missing-argument' },
       });
     }
-    out.push(...argumentCounts(doc));
+    out.push(...argumentCounts(doc), ...misplaced(doc, fileContext === 'htaccess'));
     // The first section nested deeper than the engine models (a top-level section has depth 1).
     const deep = doc.sections.find((sec) => sec.depth > MAX_ANALYSED_NESTING + 1);
     if (deep) {
