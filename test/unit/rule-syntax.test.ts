@@ -28,7 +28,10 @@ describe('rule syntax', () => {
       flagged: ['<<<<<<< HEAD', '=======', '>>>>>>> 2927721', '<Files a.js>'],
       kinds: ['conflict-marker', 'unclosed-section', 'conflict-marker', 'conflict-marker'],
     },
-    // facts/take-one.ts: httpd -t refuses these with "takes one argument" (test/httpd/upgrade-fixes runs a table).
+    // facts/arity.ts: httpd -t refuses these ("takes one argument", "takes two arguments"…; test/httpd/upgrade-fixes runs a table).
+    { name: 'a two-argument directive with one', text: lines('ErrorDocument 404'), flagged: ['ErrorDocument 404'], kinds: ['argument-count'] },
+    { name: 'a comment after an Alias (Debian\'s openguides example)', text: lines('Alias /myguide /usr/lib/cgi-bin/myguide # or /usr/lib/cgi-bin/openguides'), flagged: ['Alias /myguide'], kinds: ['argument-count'] },
+    { name: 'FilterProvider\'s 2.2 form is changed-syntax\'s: not here', text: lines('FilterProvider f DEFLATE resp=Content-Type $text/'), flagged: [], kinds: [] },
     { name: 'a one-argument directive with two', text: lines('ServerAdmin admin example.org'), flagged: ['ServerAdmin admin example.org'], kinds: ['argument-count'] },
     { name: 'a one-argument directive with a comment after it', text: lines('DocumentRoot /srv/www # the site'), flagged: ['DocumentRoot /srv/www # the site'], kinds: ['argument-count'] },
     { name: 'a one-argument directive with none', text: lines('<Location /s>', '  SetHandler', '</Location>'), flagged: ['SetHandler'], kinds: ['argument-count'] },

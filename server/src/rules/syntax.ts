@@ -2,46 +2,56 @@
 import { MAX_ANALYSED_NESTING } from '../access/model';
 import { HTACCESS_REPAIR_NOTE } from '../access/analysis';
 import type { ConfigDocument, DirectiveNode, Finding, Rule } from './types';
-import { TAKES_ONE } from '../facts/take-one';
+import { ARITY } from '../facts/arity';
 import { REFUSED_IN, type Place } from '../facts/places';
 import type { SectionNode } from '../syntax';
 import { in22Branch } from './scope';
 
 /**
- * Lines of a directive httpd reads with exactly one argument (facts/take-one.ts) that have none or
- * several: `httpd -t` refuses them ("takes one argument"). Found from the file's index and text: a
- * line whose rest is one plain word needs no node. Words after a `#` count too (httpd has no
- * comments after a directive). Not `Order` and `Satisfy` (invalid-require's), nor lines with
- * `${…}` (a variable may hold blanks).
+ * Lines of a directive given a number of words httpd refuses for it (facts/arity.ts: `ServerAdmin
+ * admin example.org`, `ErrorDocument 404`, a comment after `DocumentRoot /srv`: httpd has no
+ * comments after a directive). The words of a line of plain words are counted from the file's
+ * index and text; only a line with quotes, a backslash or `$` becomes a node. Not the access
+ * directives (invalid-require's), nor lines with `${…}` (a variable may hold blanks).
  */
 function argumentCounts(doc: ConfigDocument): Finding[] {
-  const keys = doc.directiveKeys.filter((k) => TAKES_ONE.has(k) && k !== 'order' && k !== 'satisfy');
+  const keys = doc.directiveKeys.filter((k) => ARITY.has(k) && !ACCESS_OWN.has(k) && !UPGRADE_OWN.has(k));
   if (!keys.length) return [];
   const at = doc.linesWithKeys(keys);
   const text = doc.text;
   const out: Finding[] = [];
   for (let ix = 0; ix < at.length; ix++) {
     const i = at[ix];
+    const { refused, says } = ARITY.get(doc.keyOf(i))!;
     const end = doc.endOf(i);
     let p = doc.startOf(i);
     while (p < end && !isBlank(text.charCodeAt(p))) p++;
-    while (p < end && isBlank(text.charCodeAt(p))) p++;
-    let plain = p < end;
-    for (let q = p; q < end && plain; q++) {
-      const c = text.charCodeAt(q);
-      // A blank, a quote, a backslash (continuation) or `$`: read the line's words.
-      plain = !(isBlank(c) || c === 34 || c === 39 || c === 92 || c === 36);
+    // Words of plain text, or -1 where the line needs reading (a quote, a backslash, `$`).
+    let words = 0;
+    let inWord = false;
+    for (; p < end; p++) {
+      const c = text.charCodeAt(p);
+      if (c === 34 || c === 39 || c === 92 || c === 36) {
+        words = -1;
+        break;
+      }
+      if (isBlank(c)) inWord = false;
+      else if (!inWord) {
+        inWord = true;
+        words++;
+      }
     }
-    if (plain) continue;
+    if (words >= 0 && !refused.has(Math.min(words, 4))) continue;
     const d = doc.lineAt(i) as DirectiveNode;
-    if (d.args.length === 1 || d.args.some((a) => a.raw.includes('${'))) continue;
+    const n = d.args.length;
+    if (!refused.has(Math.min(n, 4)) || d.args.some((a) => a.raw.includes('${'))) continue;
     const hash = d.args.findIndex((a, k) => k > 0 && a.raw.startsWith('#'));
-    const shown = d.args.length > 4 ? d.args.slice(0, 3).map((a) => a.raw).join(' ') + ' …' : d.args.map((a) => a.raw).join(' ');
+    const shown = n > 4 ? d.args.slice(0, 3).map((a) => a.raw).join(' ') + ' …' : d.args.map((a) => a.raw).join(' ');
     out.push({
       rule: 'syntax',
-      message: d.args.length
-        ? `\`${d.name.raw}\` takes exactly one argument, and this line gives ${d.args.length} (\`${shown.length > 80 ? shown.slice(0, 79) + '…' : shown}\`): httpd refuses it${hash >= 0 ? '. httpd has no comments at the end of a directive line: the words from `#` on are read as more arguments, so put the comment on a line of its own' : '; quote a value that holds blanks'}.`
-        : `\`${d.name.raw}\` takes exactly one argument, and this line gives none: httpd refuses it.`,
+      message: n
+        ? `\`${d.name.raw}\` ${says}, and this line gives ${n} (\`${shown.length > 80 ? shown.slice(0, 79) + '…' : shown}\`): httpd refuses it${hash >= 0 ? '. httpd has no comments at the end of a directive line: the words from `#` on are read as more arguments, so put the comment on a line of its own' : n > 1 ? '; quote a value that holds blanks' : ''}.`
+        : `\`${d.name.raw}\` ${says}, and this line gives none: httpd refuses it.`,
       start: d.start,
       end: d.end,
       data: { kind: 'argument-count' },
@@ -65,6 +75,8 @@ const PLACE_OF: ReadonlyMap<string, Place> = new Map<string, Place>([
 const SEE_THROUGH = new Set(['ifmodule', 'ifdefine', 'ifversion', 'iffile', 'ifdirective', 'ifsection']);
 /** Keys the access rules speak for (a compat line in a <VirtualHost> body is legacy-access's). */
 const ACCESS_OWN = new Set(['order', 'allow', 'deny', 'satisfy', 'require', 'authmerging']);
+/** Keys whose 2.2 forms changed-syntax explains (FilterProvider's four words). */
+const UPGRADE_OWN = new Set(['filterprovider']);
 
 /** The place of a directive's body: its nearest section that makes one, or null (top level, or under <If>, <Limit>, <Proxy>…). */
 function placeOf(parent: SectionNode | null): { place: Place; section: SectionNode } | null {
@@ -155,7 +167,7 @@ function conflictMarkers(text: string): Array<{ start: number; end: number; text
 export const syntaxRule: Rule = {
   id: 'syntax',
   defaultSeverity: 'error',
-  summary: 'Section tags that are unclosed, mismatched or stray, a tag without its closing `>` or without the argument it needs, a one-argument directive given none or several, a directive in a section httpd refuses it in, merge-conflict markers, NUL bytes, a byte order mark.',
+  summary: 'Section tags that are unclosed, mismatched or stray, a tag without its closing `>` or without the argument it needs, a directive given a number of arguments httpd refuses, a directive in a section httpd refuses it in, merge-conflict markers, NUL bytes, a byte order mark.',
   check({ doc, fileContext }) {
     const markers = conflictMarkers(doc.text);
     const markerAt = new Set(markers.map((m) => m.start));
