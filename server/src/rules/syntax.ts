@@ -10,53 +10,40 @@ import { in22Branch } from './scope';
 /**
  * Lines of a directive given a number of words httpd refuses for it (facts/arity.ts: `ServerAdmin
  * admin example.org`, `ErrorDocument 404`, a comment after `DocumentRoot /srv`: httpd has no
- * comments after a directive). The words of a line of plain words are counted from the file's
- * index and text; only a line with quotes, a backslash or `$` becomes a node. Not the access
+ * comments after a directive). The words are counted from the file's index and text (countWords);
+ * only a line with a backslash or a stray quote becomes a node. Not the access
  * directives (invalid-require's), nor lines with `${…}` (a variable may hold blanks).
  */
 function argumentCounts(doc: ConfigDocument): Finding[] {
-  const keys = doc.directiveKeys.filter((k) => ARITY.has(k) && !ACCESS_OWN.has(k) && !UPGRADE_OWN.has(k));
-  if (!keys.length) return [];
-  const at = doc.linesWithKeys(keys);
   const text = doc.text;
   const out: Finding[] = [];
-  for (let ix = 0; ix < at.length; ix++) {
-    const i = at[ix];
-    const { refused, says } = ARITY.get(doc.keyOf(i))!;
-    const end = doc.endOf(i);
-    let p = doc.startOf(i);
-    while (p < end && !isBlank(text.charCodeAt(p))) p++;
-    // Words of plain text, or -1 where the line needs reading (a quote, a backslash, `$`).
-    let words = 0;
-    let inWord = false;
-    for (; p < end; p++) {
-      const c = text.charCodeAt(p);
-      if (c === 34 || c === 39 || c === 92 || c === 36) {
-        words = -1;
-        break;
-      }
-      if (isBlank(c)) inWord = false;
-      else if (!inWord) {
-        inWord = true;
-        words++;
-      }
+  // Key by key (the order of findings is the service's to make): one key's lines are a view of the
+  // file's grouping by key, where a list for many keys is a merge of theirs.
+  for (const key of doc.directiveKeys) {
+    const arity = ARITY.get(key);
+    if (!arity || ACCESS_OWN.has(key) || UPGRADE_OWN.has(key)) continue;
+    const { refused, says } = arity;
+    const at = doc.linesWithKeys([key]);
+    for (let ix = 0; ix < at.length; ix++) {
+      const i = at[ix];
+      const words = countWords(text, doc.startOf(i), doc.endOf(i));
+      if (words === VARIABLE || (words >= 0 && !refused.has(Math.min(words, 4)))) continue;
+      const d = doc.lineAt(i) as DirectiveNode;
+      const n = d.args.length;
+      if (!refused.has(Math.min(n, 4)) || d.args.some((a) => a.raw.includes('${'))) continue;
+      const hash = d.args.findIndex((a, k) => k > 0 && a.raw.startsWith('#'));
+      const shown = n > 4 ? d.args.slice(0, 3).map((a) => a.raw).join(' ') + ' …' : d.args.map((a) => a.raw).join(' ');
+      out.push({
+        rule: 'syntax',
+        message: n
+          ? `\`${d.name.raw}\` ${says}, and this line gives ${n} (\`${shown.length > 80 ? shown.slice(0, 79) + '…' : shown}\`): httpd refuses it${hash >= 0 ? '. httpd has no comments at the end of a directive line: the words from `#` on are read as more arguments, so put the comment on a line of its own' : n > 1 ? '; quote a value that holds blanks' : ''}.`
+          : `\`${d.name.raw}\` ${says}, and this line gives none: httpd refuses it.`,
+        start: d.start,
+        end: d.end,
+        data: { kind: 'argument-count' },
+        ...(in22Branch(d) ? { severity: 'hint' as const, maxSeverity: 'hint' as const } : {}),
+      });
     }
-    if (words >= 0 && !refused.has(Math.min(words, 4))) continue;
-    const d = doc.lineAt(i) as DirectiveNode;
-    const n = d.args.length;
-    if (!refused.has(Math.min(n, 4)) || d.args.some((a) => a.raw.includes('${'))) continue;
-    const hash = d.args.findIndex((a, k) => k > 0 && a.raw.startsWith('#'));
-    const shown = n > 4 ? d.args.slice(0, 3).map((a) => a.raw).join(' ') + ' …' : d.args.map((a) => a.raw).join(' ');
-    out.push({
-      rule: 'syntax',
-      message: n
-        ? `\`${d.name.raw}\` ${says}, and this line gives ${n} (\`${shown.length > 80 ? shown.slice(0, 79) + '…' : shown}\`): httpd refuses it${hash >= 0 ? '. httpd has no comments at the end of a directive line: the words from `#` on are read as more arguments, so put the comment on a line of its own' : n > 1 ? '; quote a value that holds blanks' : ''}.`
-        : `\`${d.name.raw}\` ${says}, and this line gives none: httpd refuses it.`,
-      start: d.start,
-      end: d.end,
-      data: { kind: 'argument-count' },
-      ...(in22Branch(d) ? { severity: 'hint' as const, maxSeverity: 'hint' as const } : {}),
-    });
   }
   return out;
 }
@@ -97,27 +84,66 @@ const PLACE_WORDS: Record<Place, string> = { vhost: 'a <VirtualHost>', directory
  * the file's index: only lines of such directives become nodes.
  */
 function misplaced(doc: ConfigDocument, htaccess: boolean): Finding[] {
-  const keys = doc.directiveKeys.filter((k) => REFUSED_IN.has(k) && !ACCESS_OWN.has(k));
-  if (!keys.length) return [];
-  const at = doc.linesWithKeys(keys);
   const out: Finding[] = [];
-  for (let ix = 0; ix < at.length; ix++) {
-    const i = at[ix];
-    const parent = doc.parentOf(i);
-    if (!parent) continue;
-    const where = placeOf(parent);
-    if (!where || !REFUSED_IN.get(doc.keyOf(i))!.has(where.place)) continue;
-    const d = doc.lineAt(i) as DirectiveNode;
-    out.push({
-      rule: 'syntax',
-      message: `\`${d.name.raw}\` is not allowed inside ${PLACE_WORDS[where.place]} section (\`<${where.section.name.raw}>\`, line ${where.section.open.line + 1}): httpd refuses it there${htaccess ? ', and every request under this .htaccess answers 500' : ' and does not start'}. Move it to where httpd takes it.`,
-      start: d.start,
-      end: d.end,
-      data: { kind: 'not-allowed-here' },
-      ...(in22Branch(d) ? { severity: 'hint' as const, maxSeverity: 'hint' as const } : {}),
-    });
+  for (const key of doc.directiveKeys) {
+    const refused = REFUSED_IN.get(key);
+    if (!refused || ACCESS_OWN.has(key)) continue;
+    const at = doc.linesWithKeys([key]);
+    for (let ix = 0; ix < at.length; ix++) {
+      const i = at[ix];
+      const parent = doc.parentOf(i);
+      if (!parent) continue;
+      const where = placeOf(parent);
+      if (!where || !refused.has(where.place)) continue;
+      const d = doc.lineAt(i) as DirectiveNode;
+      out.push({
+        rule: 'syntax',
+        message: `\`${d.name.raw}\` is not allowed inside ${PLACE_WORDS[where.place]} section (\`<${where.section.name.raw}>\`, line ${where.section.open.line + 1}): httpd refuses it there${htaccess ? ', and every request under this .htaccess answers 500' : ' and does not start'}. Move it to where httpd takes it.`,
+        start: d.start,
+        end: d.end,
+        data: { kind: 'not-allowed-here' },
+        ...(in22Branch(d) ? { severity: 'hint' as const, maxSeverity: 'hint' as const } : {}),
+      });
+    }
   }
   return out;
+}
+
+/** countWords: the line holds `${…}` (a variable may hold blanks: not judged). */
+const VARIABLE = -2;
+
+/**
+ * The words after the directive name in text[start, end), quoted words counted as one; -1 where
+ * the line needs the parser's reading (a backslash, a quote inside a word, an unclosed quote).
+ */
+function countWords(text: string, start: number, end: number): number {
+  let p = start;
+  while (p < end && !isBlank(text.charCodeAt(p))) p++;
+  let words = 0;
+  while (p < end) {
+    let c = text.charCodeAt(p);
+    if (isBlank(c)) {
+      p++;
+      continue;
+    }
+    words++;
+    if (c === 34 || c === 39) {
+      const q = c;
+      for (p++; p < end && (c = text.charCodeAt(p)) !== q; p++) {
+        if (c === 92) return -1;
+        if (c === 36 && text.charCodeAt(p + 1) === 123) return VARIABLE;
+      }
+      if (p >= end) return -1;
+      p++;
+      if (p < end && !isBlank(text.charCodeAt(p))) return -1;
+      continue;
+    }
+    for (; p < end && !isBlank((c = text.charCodeAt(p))); p++) {
+      if (c === 92 || c === 34 || c === 39) return -1;
+      if (c === 36 && text.charCodeAt(p + 1) === 123) return VARIABLE;
+    }
+  }
+  return words;
 }
 
 function isBlank(c: number): boolean {
@@ -152,8 +178,11 @@ const NEEDS_ARGUMENT: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** Lines a version-control merge leaves: `<<<<<<< ours`, `=======`, `>>>>>>> theirs` (git, Mercurial). */
-function conflictMarkers(text: string): Array<{ start: number; end: number; text: string }> {
-  if (!text.includes('<<<<<<<') && !text.includes('>>>>>>>')) return [];
+function conflictMarkers(doc: ConfigDocument): Array<{ start: number; end: number; text: string }> {
+  // The parser reads `=======` and `>>>>>>> rev` as directives: the file's list of keys says
+  // whether to look at all (a search of the whole text took 4% of a quick pass of a large file).
+  if (!doc.directiveKeys.some((k) => k === '=======' || k.startsWith('>>>>>>>'))) return [];
+  const text = doc.text;
   const out: Array<{ start: number; end: number; text: string }> = [];
   const re = /^(?:<{7}|>{7})(?:[ \t][^\r\n]*)?$|^={7}[ \t]*$/gm;
   for (let m = re.exec(text); m && out.length < 1000; m = re.exec(text)) {
@@ -169,7 +198,7 @@ export const syntaxRule: Rule = {
   defaultSeverity: 'error',
   summary: 'Section tags that are unclosed, mismatched or stray, a tag without its closing `>` or without the argument it needs, a directive given a number of arguments httpd refuses, a directive in a section httpd refuses it in, merge-conflict markers, NUL bytes, a byte order mark.',
   check({ doc, fileContext }) {
-    const markers = conflictMarkers(doc.text);
+    const markers = conflictMarkers(doc);
     const markerAt = new Set(markers.map((m) => m.start));
     const out: Finding[] = markers.map((m) => ({
       rule: 'syntax',
