@@ -10,7 +10,7 @@
  * `Satisfy` resets the host rules; `Satisfy Any` is no longer inherited). Also, in .htaccess
  * files, what a rewrite to `Require` needs from AllowOverride (§8.4).
  */
-import type { ConfigDocument, DirectiveNode, Finding, Rule, SectionNode } from './types';
+import type { ConfigDocument, DirectiveNode, Finding, Rule } from './types';
 import { notesOf, toFinding } from './access-support';
 import { code, COMPAT_KEY_LIST, in22Branch, readWith, TRANSPARENT } from './scope';
 import { classifyHostToken } from '../access';
@@ -145,14 +145,26 @@ function shadowedOrders(doc: ConfigDocument): Finding[] {
   const at = doc.linesWithKeys(ORDER_KEY);
   if (at.length < 2) return [];
   // Grouped by section from the file's index (a file of thousands of sections makes nodes only
-  // for the Order lines that share one).
-  const bySection = new Map<SectionNode | null, number[]>();
+  // for the Order lines that share one): first the sections that hold two, by a slot per section.
+  const sections = doc.sections.length;
+  const firstIn = new Int32Array(sections + 1).fill(-1);
+  const scopeOfLine = new Int32Array(at.length);
+  let shared = false;
   for (let ix = 0; ix < at.length; ix++) {
     let p = doc.parentOf(at[ix]);
     while (p && TRANSPARENT.has(p.key)) p = p.parent;
-    const list = bySection.get(p);
+    const slot = p ? p.index : sections;
+    scopeOfLine[ix] = slot;
+    if (firstIn[slot] >= 0) shared = true;
+    else firstIn[slot] = ix;
+  }
+  if (!shared) return [];
+  const bySection = new Map<number, number[]>();
+  for (let ix = 0; ix < at.length; ix++) {
+    const slot = scopeOfLine[ix];
+    const list = bySection.get(slot);
     if (list) list.push(at[ix]);
-    else bySection.set(p, [at[ix]]);
+    else bySection.set(slot, [at[ix]]);
   }
   const out: Finding[] = [];
   for (const list of bySection.values()) {

@@ -23,10 +23,15 @@ function argumentCounts(doc: ConfigDocument): Finding[] {
     const arity = ARITY.get(key);
     if (!arity || ACCESS_OWN.has(key) || UPGRADE_OWN.has(key)) continue;
     const { refused, says } = arity;
+    // Counting stops where the verdict can no longer change: at 1 for "at least one", else past the
+    // highest count that is allowed (4 stands for 4 or more).
+    let cap = 4;
+    while (cap > 0 && refused.has(cap) === refused.has(cap - 1)) cap--;
     const at = doc.linesWithKeys([key]);
     for (let ix = 0; ix < at.length; ix++) {
       const i = at[ix];
-      const words = countWords(text, doc.startOf(i), doc.endOf(i));
+      // (The name is as long as its key: the count starts after it.)
+      const words = countWords(text, doc.startOf(i) + key.length, doc.endOf(i), cap);
       if (words === VARIABLE || (words >= 0 && !refused.has(Math.min(words, 4)))) continue;
       const d = doc.lineAt(i) as DirectiveNode;
       const n = d.args.length;
@@ -109,18 +114,32 @@ function misplaced(doc: ConfigDocument, htaccess: boolean): Finding[] {
   return out;
 }
 
+/**
+ * Whether the opening tag shows something after the section's name (read from the text: asking for
+ * `args` would split every tag of a file into words).
+ */
+function tagHasWords(sec: SectionNode): boolean {
+  const text = sec.fileText;
+  let end = sec.openEnd;
+  if (text.charCodeAt(end - 1) === 62) end--;
+  for (let p = sec.openStart + 1 + sec.key.length; p < end; p++) if (!isBlank(text.charCodeAt(p))) return true;
+  return false;
+}
+
 /** countWords: the line holds `${…}` (a variable may hold blanks: not judged). */
 const VARIABLE = -2;
 
 /**
- * The words after the directive name in text[start, end), quoted words counted as one; -1 where
- * the line needs the parser's reading (a backslash, a quote inside a word, an unclosed quote).
+ * The words after the directive name in text[start, end), quoted words counted as one, up to
+ * `cap` (the count stops there); -1 where the line needs the parser's reading (a backslash, a
+ * quote inside a word, an unclosed quote).
  */
-function countWords(text: string, start: number, end: number): number {
+function countWords(text: string, start: number, end: number, cap = 4): number {
   let p = start;
   while (p < end && !isBlank(text.charCodeAt(p))) p++;
   let words = 0;
   while (p < end) {
+    if (words >= cap) return words;
     let c = text.charCodeAt(p);
     if (isBlank(c)) {
       p++;
@@ -224,9 +243,8 @@ export const syntaxRule: Rule = {
       });
     }
     for (const sec of doc.sections) {
-      if (sec.args.length) continue;
       const what = NEEDS_ARGUMENT.get(sec.key);
-      if (!what) continue;
+      if (!what || tagHasWords(sec) || sec.args.length) continue;
       out.push({
         rule: 'syntax',
         message: `\`<${sec.name.raw}>\` needs ${what}: httpd refuses to read the section without one${fileContext === 'htaccess' ? ' (in a .htaccess file every request under it answers 500)' : ', so the server does not start'}.`,
