@@ -63,6 +63,7 @@ const PLACE_OF: ReadonlyMap<string, Place> = new Map<string, Place>([
   ['files', 'files'],
   ['filesmatch', 'files'],
 ]);
+const PLACES: readonly Place[] = ['vhost', 'directory', 'location', 'files'];
 /** Conditions that leave the place as it is around them. */
 const SEE_THROUGH = new Set(['ifmodule', 'ifdefine', 'ifversion', 'iffile', 'ifdirective', 'ifsection']);
 /** Keys the access rules speak for (a compat line in a <VirtualHost> body is legacy-access's). */
@@ -90,6 +91,8 @@ const PLACE_WORDS: Record<Place, string> = { vhost: 'a <VirtualHost>', directory
  */
 function misplaced(doc: ConfigDocument, htaccess: boolean): Finding[] {
   const out: Finding[] = [];
+  // Each section's place, worked out once (its index in `sections`: 0 not yet, 1 none, else 2 + PLACES' index).
+  let codes: Uint8Array | null = null;
   for (const key of doc.directiveKeys) {
     const refused = REFUSED_IN.get(key);
     if (!refused || ACCESS_OWN.has(key)) continue;
@@ -98,8 +101,14 @@ function misplaced(doc: ConfigDocument, htaccess: boolean): Finding[] {
       const i = at[ix];
       const parent = doc.parentOf(i);
       if (!parent) continue;
-      const where = placeOf(parent);
-      if (!where || !refused.has(where.place)) continue;
+      codes ??= new Uint8Array(doc.sections.length);
+      let code = codes[parent.index];
+      if (code === 0) {
+        const w = placeOf(parent);
+        code = codes[parent.index] = w ? 2 + PLACES.indexOf(w.place) : 1;
+      }
+      if (code === 1 || !refused.has(PLACES[code - 2])) continue;
+      const where = placeOf(parent)!;
       const d = doc.lineAt(i) as DirectiveNode;
       out.push({
         rule: 'syntax',
