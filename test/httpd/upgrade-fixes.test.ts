@@ -76,76 +76,63 @@ describe('Options mixing signed and plain words: what changed-syntax says, httpd
   }
 });
 
-/** Section tags without an argument, and whether httpd 2.4 refuses them (the syntax rule reports exactly those). */
-const BARE: Array<[string, boolean, string[]]> = [
-  ['Directory', true, []],
-  ['DirectoryMatch', true, []],
-  ['Files', true, []],
-  ['FilesMatch', true, []],
-  ['Location', true, []],
-  ['LocationMatch', true, []],
-  ['VirtualHost', true, []],
-  ['IfModule', true, []],
-  ['IfDefine', true, []],
-  ['IfVersion', true, []],
-  ['IfFile', true, []],
-  ['IfDirective', true, []],
-  ['IfSection', true, []],
-  ['If', true, []],
-  ['Macro', true, ['macro']],
-  ['AuthnProviderAlias', true, []],
-  ['AuthzProviderAlias', true, []],
-  ['Proxy', false, ['proxy']],
-];
+/** A configuration text, whether httpd 2.4 refuses it, and the modules it needs. */
+type SyntaxRow = [text: string, refused: boolean, modules: string[]];
 
-describe('a section tag without its argument: what the syntax rule says, httpd -t says', function () {
-  this.timeout(120_000);
-  for (const [name, refused, modules] of BARE) {
-    it(`<${name}>`, async function () {
-      needHttpd(this);
-      const text = `<${name}>\n</${name}>`;
-      const flagged = createService().analyze({ text: text + '\n' }).findings.some((f) => f.rule === 'syntax' && (f.data as { kind?: string } | undefined)?.kind === 'missing-argument');
-      const r = await checkConfig([{ id: 'b', config: '', serverConfig: text }], { compat: false, extraModules: modules });
-      assert.equal(!r.ok, refused, r.output);
-      assert.equal(flagged, refused);
-    });
-  }
-});
+/**
+ * One table of the syntax rule against `httpd -t`: the rule reports a finding of `kind` exactly
+ * where httpd refuses the text (and, when given, says `words`).
+ */
+function syntaxTable(title: string, kind: string, rows: readonly SyntaxRow[], words?: RegExp): void {
+  describe(`${title}: what the syntax rule says, httpd -t says`, function () {
+    this.timeout(120_000);
+    for (const [text, refused, modules] of rows) {
+      it(text.replace(/\n\s*/g, ' '), async function () {
+        needHttpd(this);
+        const flagged = createService().analyze({ text: text + '\n' }).findings.some((f) => f.rule === 'syntax' && (f.data as { kind?: string } | undefined)?.kind === kind);
+        const r = await checkConfig([{ id: 's', config: '', serverConfig: text }], { compat: false, extraModules: modules });
+        assert.equal(!r.ok, refused, r.output);
+        if (refused && words) assert.match(r.output, words);
+        assert.equal(flagged, refused);
+      });
+    }
+  });
+}
 
-/** Directive lines, whether httpd 2.4 refuses them for their number of arguments, and the modules they need. */
-const COUNTS: Array<[string, boolean, string[]]> = [
-  ['ServerAdmin admin example.org', true, []],
-  ['DocumentRoot /srv/www # the site', true, []],
-  ['DocumentRoot', true, []],
-  ['<Location /s>\n  SetHandler\n</Location>', true, []],
-  ['<Directory /srv>\n  AuthName Private area\n</Directory>', true, []],
-  ['<Directory /srv>\n  AuthName "Private area"\n</Directory>', false, []],
-  ['<Directory /srv>\n  AuthUserFile /etc/a /etc/b\n</Directory>', true, ['authn_file']],
-  ['RewriteEngine On On', false, ['rewrite']],
-  ['DocumentRoot \\\n  /srv', false, []],
-  ['ErrorDocument 404', true, []],
-  ['ErrorDocument 404 "/missing.html"', false, []],
-  ['AddType text/html', true, []],
-  // Debian's openguides example: a comment after an Alias.
-  ['Alias /myguide /usr/lib/cgi-bin/myguide # or /usr/lib/cgi-bin/openguides', true, []],
-];
+// Section tags without an argument.
+syntaxTable('a section tag without its argument', 'missing-argument', [
+  ...['Directory', 'DirectoryMatch', 'Files', 'FilesMatch', 'Location', 'LocationMatch', 'VirtualHost', 'IfModule', 'IfDefine', 'IfVersion', 'IfFile', 'IfDirective', 'IfSection', 'If', 'AuthnProviderAlias', 'AuthzProviderAlias'].map(
+    (name): SyntaxRow => [`<${name}>\n</${name}>`, true, []],
+  ),
+  ['<Macro>\n</Macro>', true, ['macro']],
+  ['<Proxy>\n</Proxy>', false, ['proxy']],
+]);
 
-describe('directives with a wrong number of arguments: what the syntax rule says, httpd -t says', function () {
-  this.timeout(120_000);
-  for (const [line, refused, modules] of COUNTS) {
-    it(line.replace(/\n\s*/g, ' '), async function () {
-      needHttpd(this);
-      const flagged = createService().analyze({ text: line + '\n' }).findings.some((f) => f.rule === 'syntax' && (f.data as { kind?: string } | undefined)?.kind === 'argument-count');
-      const r = await checkConfig([{ id: 'n', config: '', serverConfig: line }], { compat: false, extraModules: modules });
-      assert.equal(!r.ok, refused, r.output);
-      if (refused) assert.match(r.output, /takes (one|two|1-2)|requires at least/);
-      assert.equal(flagged, refused);
-    });
-  }
-});
+// Directive lines and their number of arguments.
+syntaxTable(
+  'directives with a wrong number of arguments',
+  'argument-count',
+  [
+    ['ServerAdmin admin example.org', true, []],
+    ['DocumentRoot /srv/www # the site', true, []],
+    ['DocumentRoot', true, []],
+    ['<Location /s>\n  SetHandler\n</Location>', true, []],
+    ['<Directory /srv>\n  AuthName Private area\n</Directory>', true, []],
+    ['<Directory /srv>\n  AuthName "Private area"\n</Directory>', false, []],
+    ['<Directory /srv>\n  AuthUserFile /etc/a /etc/b\n</Directory>', true, ['authn_file']],
+    ['RewriteEngine On On', false, ['rewrite']],
+    ['DocumentRoot \\\n  /srv', false, []],
+    ['ErrorDocument 404', true, []],
+    ['ErrorDocument 404 "/missing.html"', false, []],
+    ['AddType text/html', true, []],
+    // Debian's openguides example: a comment after an Alias.
+    ['Alias /myguide /usr/lib/cgi-bin/myguide # or /usr/lib/cgi-bin/openguides', true, []],
+  ],
+  /takes (one|two|1-2)|requires at least/,
+);
 
-/** Directives in a section's body, and whether httpd 2.4 refuses them there. */
-const PLACES: Array<[string, boolean, string[]]> = [
+// Directives in a section's body.
+syntaxTable('directives where httpd does not take them', 'not-allowed-here', [
   ['<Directory /srv>\n  DocumentRoot /srv\n</Directory>', true, []],
   ['<Directory /srv>\n  ServerName a.example\n</Directory>', true, []],
   ['<Files a>\n  Alias /a /srv/a\n</Files>', true, []],
@@ -156,20 +143,7 @@ const PLACES: Array<[string, boolean, string[]]> = [
   ['<VirtualHost *:80>\n  <Location /a>\n    AuthType Basic\n  </Location>\n</VirtualHost>', false, []],
   ['<VirtualHost *:80>\n  MaxRequestWorkers 10\n</VirtualHost>', true, []],
   ['<Directory /srv>\n  <If "true">\n    SetHandler none\n  </If>\n</Directory>', false, []],
-];
-
-describe('directives where httpd does not take them: what the syntax rule says, httpd -t says', function () {
-  this.timeout(120_000);
-  for (const [text, refused, modules] of PLACES) {
-    it(text.replace(/\n\s*/g, ' '), async function () {
-      needHttpd(this);
-      const flagged = createService().analyze({ text: text + '\n' }).findings.some((f) => f.rule === 'syntax' && (f.data as { kind?: string } | undefined)?.kind === 'not-allowed-here');
-      const r = await checkConfig([{ id: 'p', config: '', serverConfig: text }], { compat: false, extraModules: modules });
-      assert.equal(!r.ok, refused, r.output);
-      assert.equal(flagged, refused);
-    });
-  }
-});
+]);
 
 describe('merge-conflict markers: what the syntax rule says, httpd -t says', function () {
   this.timeout(120_000);
