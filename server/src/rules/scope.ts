@@ -9,11 +9,11 @@ import type { ChildNode, ConfigDocument, DirectiveNode, OffsetEdit, SectionNode 
 import { ancestors } from '../model/context';
 import { only22Inside, readersInside, testKeyOf, type Reader } from '../model/guards';
 
+/** The start-up tests: read or skipped as a whole, they leave what they hold where it stands. */
+export const CONDITIONS: ReadonlySet<string> = new Set(['ifmodule', 'ifdefine', 'ifversion', 'iffile', 'ifdirective', 'ifsection']);
+
 /** Sections that only filter or group what they hold, without a merge of their own. */
-export const TRANSPARENT = new Set([
-  'ifmodule', 'ifdefine', 'ifversion', 'iffile', 'ifdirective', 'ifsection',
-  'limit', 'limitexcept', 'requireall', 'requireany', 'requirenone',
-]);
+export const TRANSPARENT: ReadonlySet<string> = new Set([...CONDITIONS, 'limit', 'limitexcept', 'requireall', 'requireany', 'requirenone']);
 
 /** The nearest enclosing scope section, or null for the file's top level. */
 export function scopeOf(node: { parent: SectionNode | null }): SectionNode | null {

@@ -5,7 +5,7 @@ import type { ConfigDocument, DirectiveNode, Finding, Rule } from './types';
 import { ARITY } from '../facts/arity';
 import { REFUSED_IN, type Place } from '../facts/places';
 import type { SectionNode } from '../syntax';
-import { in22Branch } from './scope';
+import { COMPAT_KEY_LIST, CONDITIONS, in22Branch } from './scope';
 
 /**
  * Lines of a directive given a number of words httpd refuses for it (facts/arity.ts: `ServerAdmin
@@ -64,10 +64,8 @@ const PLACE_OF: ReadonlyMap<string, Place> = new Map<string, Place>([
   ['filesmatch', 'files'],
 ]);
 const PLACES: readonly Place[] = ['vhost', 'directory', 'location', 'files'];
-/** Conditions that leave the place as it is around them. */
-const SEE_THROUGH = new Set(['ifmodule', 'ifdefine', 'ifversion', 'iffile', 'ifdirective', 'ifsection']);
 /** Keys the access rules speak for (a compat line in a <VirtualHost> body is legacy-access's). */
-const ACCESS_OWN = new Set(['order', 'allow', 'deny', 'satisfy', 'require', 'authmerging']);
+const ACCESS_OWN = new Set([...COMPAT_KEY_LIST, 'require', 'authmerging']);
 /** Keys whose 2.2 forms changed-syntax explains (FilterProvider's four words). */
 const UPGRADE_OWN = new Set(['filterprovider']);
 
@@ -76,7 +74,7 @@ function placeOf(parent: SectionNode | null): { place: Place; section: SectionNo
   for (let p = parent; p; p = p.parent) {
     const place = PLACE_OF.get(p.key);
     if (place) return { place, section: p };
-    if (!SEE_THROUGH.has(p.key)) return null;
+    if (!CONDITIONS.has(p.key)) return null;
   }
   return null;
 }
