@@ -1,7 +1,10 @@
 // Rules changed-syntax, changed-behavior, changed-default: table-driven, fixes applied and compared.
 // (The start-up refusals and the fixed forms are checked with the real httpd in test/httpd/upgrade-fixes.test.ts.)
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { applyFix, covered, findingsOf, lines } from '../support/rules';
+import { parse, type DirectiveNode } from '../../server/src/syntax';
+import { mixedOptionsAt } from '../../server/src/rules/upgrade-review';
 
 describe('rules changed-syntax, changed-behavior, changed-default', () => {
   const cases: Array<{ rule: string; name: string; before: string; flagged: string[]; after?: string; severity?: string }> = [
@@ -17,6 +20,12 @@ describe('rules changed-syntax, changed-behavior, changed-default', () => {
     { rule: 'changed-syntax', name: 'Options: None then signed words is accepted', before: lines('<Directory /srv>', '  Options none +ExecCGI', '</Directory>'), flagged: [] },
     { rule: 'changed-syntax', name: 'Options: All, a plain word, then signed ones is accepted', before: lines('<Directory /srv>', '  Options All Indexes +FollowSymLinks', '</Directory>'), flagged: [] },
     { rule: 'changed-syntax', name: 'Options: all signed, or all plain', before: lines('<Directory /srv>', '  Options -Indexes +FollowSymLinks', '  Options Indexes FollowSymLinks', '</Directory>'), flagged: [] },
+    // Lines whose words the rule reads from the text before it makes a node (upgrade-review.ts, mayMixOptions): each still flagged.
+    { rule: 'changed-syntax', name: 'Options: mixed words split by tabs', before: lines('<Directory /srv>', '\tOptions\t-Indexes\tFollowSymLinks', '</Directory>'), flagged: ['-Indexes\tFollowSymLinks'] },
+    { rule: 'changed-syntax', name: 'Options: a quoted signed word among plain ones', before: lines('<Directory /srv>', '  Options "+Indexes" FollowSymLinks', '</Directory>'), flagged: ['"+Indexes" FollowSymLinks'] },
+    { rule: 'changed-syntax', name: 'Options: mixed words on a continued line', before: lines('<Directory /srv>', '  Options -Indexes \\', '    FollowSymLinks', '</Directory>'), flagged: ['-Indexes \\\n    FollowSymLinks'] },
+    { rule: 'changed-syntax', name: 'Options: signed words split by a form feed', before: lines('<Directory /srv>', '  Options -Indexes\fFollowSymLinks', '</Directory>'), flagged: ['-Indexes\fFollowSymLinks'] },
+    { rule: 'changed-behavior', name: 'piped log on a continued line', before: lines('ErrorLog \\', '  "|/bin/cat >> /tmp/e"'), flagged: ['"|/bin/cat >> /tmp/e"'], after: lines('ErrorLog \\', '  "|$/bin/cat >> /tmp/e"') },
     { rule: 'changed-behavior', name: 'piped log with shell syntax', before: lines('CustomLog "|/usr/bin/tee -a /var/log/a.log | logger" combined'), flagged: ['"|/usr/bin/tee -a /var/log/a.log | logger"'], after: lines('CustomLog "|$/usr/bin/tee -a /var/log/a.log | logger" combined'), severity: 'warning' },
     { rule: 'changed-behavior', name: 'ErrorLog piped with a redirect, unquoted', before: lines('ErrorLog |/bin/cat>>/tmp/e'), flagged: ['|/bin/cat>>/tmp/e'], after: lines('ErrorLog |$/bin/cat>>/tmp/e') },
     { rule: 'changed-behavior', name: 'piped log without shell syntax', before: lines('CustomLog "|/usr/bin/rotatelogs /var/log/a.%Y%m%d 86400" common'), flagged: [] },
@@ -48,6 +57,22 @@ describe('rules changed-syntax, changed-behavior, changed-default', () => {
   it('changed-default: the AllowOverride finding is a warning, the others information', () => {
     const fs = findingsOf(lines('ServerRoot /etc/httpd', 'Order allow,deny'), 'changed-default');
     assert.deepEqual(fs.map((f) => [(f.data as { setting: string }).setting, f.severity]), [['AllowOverride', 'warning'], ['EnableSendfile', 'information'], ['FileETag', 'information']]);
+  });
+
+  // The rule reads an Options line's text before it splits the line into words (mayMixOptions):
+  // on any line, it must flag exactly what mixedOptionsAt finds in the parsed words.
+  it('changed-syntax: Options lines of random words, blanks, quotes and continuations', () => {
+    const word = fc.constantFrom('Indexes', '+Indexes', '-Indexes', 'None', 'All', '"+ExecCGI"', "'-Multiviews'", 'a\\"b', '+', '-', '""');
+    const blank = fc.constantFrom(' ', '\t', '  ', '\f', ' \\\n  ', '\v');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(blank, word), { minLength: 1, maxLength: 5 }), (parts) => {
+        const text = lines('<Directory /srv>', '  Options' + parts.map(([b, w]) => b + w).join(''), '</Directory>');
+        const d = parse(text).directives.find((x): x is DirectiveNode => x.key === 'options');
+        const expected = d ? mixedOptionsAt(d.args.map((a) => a.value)) >= 0 : false;
+        assert.equal(findingsOf(text, 'changed-syntax').length > 0, expected, JSON.stringify(text));
+      }),
+      { seed: 4242, numRuns: 2000 },
+    );
   });
 
   it('2.2-only branches: hints, no fixes', () => {

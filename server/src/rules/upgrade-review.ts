@@ -25,7 +25,7 @@
  */
 import type { ConfigDocument, DirectiveNode, Finding, Rule } from './types';
 import { code, deleteLine, in22Branch, scopeOf } from './scope';
-import { directivesNamed, directivesWhere, hasDirective } from '../syntax';
+import { directivesNamed, directivesWhereText, hasDirective } from '../syntax';
 import { getDirective } from '../facts';
 
 function only22(d: DirectiveNode): Partial<Finding> {
@@ -69,13 +69,44 @@ export function mixedOptionsAt(words: readonly string[]): number {
   return -1;
 }
 
+/**
+ * Whether an `Options` line's text may mix signed and plain words (mixedOptionsAt), read from the
+ * text before the line is split into words: the words after the name as blanks separate them.
+ * A quote or a backslash (a quoted word, a continued line) is not read here: such a line may.
+ */
+function mayMixOptions(text: string, start: number, end: number): boolean {
+  let i = start;
+  for (let c = text.charCodeAt(i); i < end && c !== 32 && c !== 9; c = text.charCodeAt(++i)) if (c < 32) return true;
+  let signed = false;
+  let plain = false;
+  while (i < end) {
+    let c = text.charCodeAt(i);
+    if (c === 32 || c === 9) {
+      i++;
+      continue;
+    }
+    if (c === 43 || c === 45) signed = true;
+    else plain = true;
+    // (Other control characters are blanks to httpd too: not read here.)
+    for (; i < end && c !== 32 && c !== 9; c = text.charCodeAt(++i)) if (c === 34 || c === 39 || c === 92 || c < 32) return true;
+  }
+  return signed && plain;
+}
+
+/** Whether a line of changedSyntaxRule's directives may hold what it reports (see directivesWhereText). */
+function maySyntax(key: string, text: string, start: number, end: number): boolean {
+  if (key === 'options') return mayMixOptions(text, start, end);
+  if (DEBUG_LEVEL_DIRECTIVES.has(key)) return /debuglevel=/i.test(text.slice(start, end));
+  return true;
+}
+
 export const changedSyntaxRule: Rule = {
   id: 'changed-syntax',
   defaultSeverity: 'error',
   summary: 'Arguments 2.4 refuses at start-up: `DebugLevel=N` of `CharsetOptions`/`ExtFilterOptions` (fix drops it), the 2.2 form of `FilterProvider`, `Options` that mix signed and plain words.',
   check({ doc }) {
     const out: Finding[] = [];
-    const read = directivesWhere(doc, (k) => DEBUG_LEVEL_DIRECTIVES.has(k) || k === 'filterprovider' || k === 'options');
+    const read = directivesWhereText(doc, (k) => DEBUG_LEVEL_DIRECTIVES.has(k) || k === 'filterprovider' || k === 'options', maySyntax);
     for (let ix = 0; ix < read.length; ix++) {
       const d = read[ix];
       if (DEBUG_LEVEL_DIRECTIVES.has(d.key)) {
@@ -147,16 +178,12 @@ export const changedBehaviorRule: Rule = {
     const forwardProxy = directivesNamed(doc, 'proxyrequests').some((d) => d.args[0]?.value.toLowerCase() === 'on');
     const hasRevocationCheck = hasDirective(doc, 'sslcarevocationcheck');
     let crlReported = false;
-    const read = directivesWhere(doc, (k) => LOG_DIRECTIVES.has(k) || BEHAVIOR_KEYS.has(k));
+    // Only a log line with a `|` can name a piped log: the others get no node.
+    const read = directivesWhereText(doc, (k) => LOG_DIRECTIVES.has(k) || BEHAVIOR_KEYS.has(k), hasPipeIfLog);
     for (let ix = 0; ix < read.length; ix++) {
       const d = read[ix];
       if (LOG_DIRECTIVES.has(d.key)) {
-        // Only a line with a `|` can name a piped log (its words are not split otherwise).
-        const text = doc.text;
-        const end = d.end;
-        let pipe = d.start;
-        while (pipe < end && text.charCodeAt(pipe) !== 124) pipe++;
-        if (pipe === end || !d.args[0]) continue;
+        if (!d.args[0]) continue;
         const target = d.args[0];
         const v = target.value;
         if (v.startsWith('|') && !v.startsWith('|$') && !v.startsWith('||') && SHELL_CHARS.test(v.slice(1))) {
@@ -206,6 +233,13 @@ export const changedBehaviorRule: Rule = {
     return out;
   },
 };
+
+/** Whether a line of changedBehaviorRule's directives may hold what it reports: a log line only with a `|`. */
+function hasPipeIfLog(key: string, text: string, start: number, end: number): boolean {
+  if (!LOG_DIRECTIVES.has(key)) return true;
+  for (let i = start; i < end; i++) if (text.charCodeAt(i) === 124) return true;
+  return false;
+}
 
 function review(d: DirectiveNode, message: string): Finding {
   return { rule: 'changed-behavior', message, start: d.name.start, end: d.name.end, ...only22(d), data: { directive: d.name.value, kind: 'review' } };

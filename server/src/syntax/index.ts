@@ -4,4 +4,4 @@ export * from './position';
 export * from './encoding';
 export * from './edit';
 export { detached, SpanCache, trimEndChars, wordTable } from './strings';
-export { directiveAt, directiveStartingAt, directivesNamed, directivesWhere, sectionOpenedAt, hasDirective, openTagText } from './query';
+export { directiveAt, directiveStartingAt, directivesNamed, directivesWhere, directivesWhereText, sectionOpenedAt, hasDirective, openTagText } from './query';

@@ -18,6 +18,30 @@ export function directivesWhere(doc: ConfigDocument, test: (key: string) => bool
   return keys.length ? directivesNamed(doc, ...keys) : NONE;
 }
 
+/**
+ * The directives whose keys pass `test` and whose line's text passes `worth`, in document order. A
+ * rule that looks for something rare on lines a large file has thousands of (`Options`, log
+ * files) checks the text first and makes a node only for the lines that may hold it: `worth` sees
+ * the whole file's text and the line's [start, end), and must answer true for every line the rule
+ * could report.
+ */
+export function directivesWhereText(
+  doc: ConfigDocument,
+  test: (key: string) => boolean,
+  worth: (key: string, text: string, start: number, end: number) => boolean,
+): DirectiveNode[] {
+  const keys = doc.directiveKeys.filter(test);
+  if (!keys.length) return [];
+  const at = doc.linesWithKeys(keys);
+  const text = doc.text;
+  const out: DirectiveNode[] = [];
+  for (let ix = 0; ix < at.length; ix++) {
+    const i = at[ix];
+    if (worth(doc.keyOf(i), text, doc.startOf(i), doc.endOf(i))) out.push(doc.lineAt(i) as DirectiveNode);
+  }
+  return out;
+}
+
 /** The directive whose line holds `offset` (its name's first character up to its last one; an empty one only at its start), if any. */
 export function directiveAt(doc: ConfigDocument, offset: number): DirectiveNode | undefined {
   const i = doc.lineIndexAt(offset);
