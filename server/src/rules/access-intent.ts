@@ -80,8 +80,13 @@ const ACCESS_KEYS = new Set(['order', 'allow', 'deny', 'satisfy', 'require', 'au
  */
 function filesWithSlash(doc: ConfigDocument): Finding[] {
   const out: Finding[] = [];
+  const text = doc.text;
   for (const s of doc.sections) {
-    if (s.key !== 'files' || s.args.length !== 1 || !s.args[0].value.includes('/')) continue;
+    if (s.key !== 'files') continue;
+    // (A tag with no `/` in its text has none in its word: it is not split into words.)
+    let slash = false;
+    for (let i = doc.startOf(s.lineIndex), end = doc.endOf(s.lineIndex); i < end && !slash; i++) slash = text.charCodeAt(i) === 47;
+    if (!slash || s.args.length !== 1 || !s.args[0].value.includes('/')) continue;
     const holds: string[] = [];
     const walk = (sec: typeof s): void => {
       for (const c of sec.children) {
