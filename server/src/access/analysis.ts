@@ -252,7 +252,9 @@ function deadNotes(doc: ConfigDocument, model: AccessModel, cache: Map<Scope, Po
   if (model.context === 'htaccess' || model.context === 'directory') return out;
   for (const s of model.scopes) {
     const root = s.authz?.root;
-    if (!root) continue;
+    // (A tree without a line: every Require line of the section is one httpd refuses, such as a
+    // bare `Require`. httpd does not start; invalid-require says why.)
+    if (!root || !leaves(root).length) continue;
     const pts = factsFor(model, s, cache);
     if (!pts) continue;
     const mine = pts.filter((p) => p.applied.some((a) => a.scope === s));
