@@ -4,7 +4,7 @@
  * and a stretch is found by its characters wherever it sits in whatever text.
  */
 import assert from 'node:assert/strict';
-import { SpanCache } from '../../server/src/syntax';
+import { IdCache, lineTextIds, parse, SpanCache, TextIds } from '../../server/src/syntax';
 
 describe('SpanCache', () => {
   it('finds a stretch by its characters, in any text and at any offset', () => {
@@ -39,5 +39,42 @@ describe('SpanCache', () => {
     texts.forEach((t, i) => c.set(t, 0, t.length, i));
     const found = texts.filter((t, i) => c.get(t, 0, t.length) === i).length;
     assert.ok(found >= 2450, `${found} of 2500 found`);
+  });
+});
+
+describe('TextIds, lineTextIds and IdCache', () => {
+  it('one number per text while the table holds it, and a new one after it was pushed out', () => {
+    const t = new TextIds(2);
+    const a = t.idOf('x a', 2, 3);
+    assert.equal(t.idOf('a', 0, 1), a);
+    const b = t.idOf('b', 0, 1);
+    assert.notEqual(b, a);
+    assert.equal(t.idOf('', 0, 0), 0);
+    // One pair of slots: a third text pushes `a` out; met again, it gets a number no text had.
+    const c = t.idOf('c', 0, 1);
+    const a2 = t.idOf('a', 0, 1);
+    assert.ok(![a, b, c].includes(a2), `${a2} was given before`);
+  });
+
+  it('lines with the same text get the same number, in any document', () => {
+    const one = parse('Order allow,deny\n  Allow from all\n<Directory /x>\n    Allow from all\n  Deny from all\n</Directory>\n');
+    const ids = lineTextIds(one, one.linesWithKeys(['order', 'allow', 'deny']));
+    assert.equal(ids.length, 4);
+    assert.equal(ids[1], ids[2]);
+    assert.equal(new Set(ids).size, 3);
+    const two = parse('Allow from all\r\nallow from all\n');
+    const ids2 = lineTextIds(two, two.linesWithKeys(['allow']));
+    assert.equal(ids2[0], ids[1]);
+    assert.notEqual(ids2[1], ids[1], 'the text differs in case');
+  });
+
+  it('an IdCache starts again empty when full', () => {
+    const c = new IdCache<string>(2);
+    c.set(1, 'a');
+    c.set(2, 'b');
+    assert.equal(c.get(1), 'a');
+    c.set(3, 'c');
+    assert.equal(c.get(1), undefined);
+    assert.equal(c.get(3), 'c');
   });
 });

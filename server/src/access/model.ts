@@ -11,7 +11,7 @@
  * Directives in branches the chosen reader skips (<IfModule !mod_authz_core.c>
  * for a 2.4 server…) are left out.
  */
-import { directivesNamed, type ChildNode, hasDirective, SpanCache, wordTable, type ConfigDocument, type DirectiveNode, type SectionNode, type Token } from '../syntax';
+import { directivesNamed, type ChildNode, hasDirective, IdCache, lineTextIds, SpanCache, wordTable, type ConfigDocument, type DirectiveNode, type SectionNode, type Token } from '../syntax';
 import type { FileContext } from '../model/context';
 import { NOTHING_SETTLED, readersInside, settledByFile, testKeyOf, type Reader } from '../model/guards';
 import { getProvider } from '../facts/providers';
@@ -332,8 +332,15 @@ export const COMPAT_KEYS = new Set(['order', 'allow', 'deny', 'satisfy']);
 const AUTHZ_KEYS = new Set(['require', 'authmerging', 'authzsendforbiddenonfailure']);
 /** The directives a light model reads: the host rules and the authorization lines. */
 const LIGHT_KEYS = new Set([...COMPAT_KEYS, ...AUTHZ_KEYS]);
-/** Texts of host-rule lines a light model found sound (no problem), shared between analyses; bounded. */
-const SOUND_COMPAT = new SpanCache<true>(16384);
+/** Host-rule lines a light model found sound (no problem), by their text's number (lineTextIds), shared between analyses; bounded. */
+const SOUND_COMPAT = new IdCache<true>(16384);
+/**
+ * Texts of `Require` lines (not `Require not`) a light model found sound in a file without
+ * `<AuthzProviderAlias>`: the line's words alone yield no problem (a known provider, valid
+ * addresses, `all granted|denied`). Shared between analyses; bounded.
+ */
+const SOUND_REQUIRE = new SpanCache<true>(4096);
+const AUTHZ_KEY_LIST = [...AUTHZ_KEYS];
 const COMPAT_KEY_LIST = [...COMPAT_KEYS];
 const SETENV_KEYS = new Set(['setenvif', 'setenvifnocase', 'browsermatch', 'browsermatchnocase']);
 
@@ -553,12 +560,9 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
     const sc = ctx.scope;
     const k = d.key;
     if (light && COMPAT_KEYS.has(k)) {
-      // A light model keeps only the problems of host rules, and whether a line has any depends
-      // on its text alone: a text found sound is remembered (the loop that calls this for the
-      // host rules skips a remembered one).
-      const before = problems.length;
+      // A light model keeps only the problems of host rules (the loop that calls this for them
+      // remembers the texts found sound).
       compatDirective(d, ctx, sc);
-      if (problems.length === before) SOUND_COMPAT.set(doc.text, d.start, d.end, true);
       return;
     }
     sc.directives.push(d);
@@ -567,6 +571,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
       return;
     }
     if (k === 'require') {
+      const before = problems.length;
       authzOf(sc).directives.push(d);
       const parent = ctx.container ?? rootOf(sc);
       let i = 0;
@@ -618,6 +623,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
         );
       }
       parent.children.push(leaf);
+      if (light && !negated && problems.length === before && aliases.size === 0) SOUND_REQUIRE.set(doc.text, d.start, d.end, true);
       return;
     }
     if (k === 'authmerging') {
@@ -653,13 +659,55 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
   // skipped whole (their scopes are not made, their tags not split into words).
   // (By the sections' indices: 1 for a wanted section.)
   let wanted: Uint8Array | null = null;
+  // The authorization lines the light walk reads (see below), in document order.
+  let authzRead: DirectiveNode[] = [];
   if (light) {
     wanted = new Uint8Array(nSections);
     const want = (p: SectionNode | null) => {
       for (; p && wanted![p.index] === 0; p = p.parent) wanted![p.index] = 1;
     };
-    for (const k of AUTHZ_KEYS) for (const d of doc.directivesWithKey(k)) want(d.parent);
-    for (const sec of doc.sections) if (sec.key === 'limit' || sec.key === 'limitexcept' || Object.hasOwn(CONTAINER_OP, sec.key)) want(sec);
+    // A `Require` line whose words were found sound before, alone in its scope (the scope holds no
+    // other authorization line, <Limit> or Require container, at any depth short of a nested
+    // scope), can yield nothing: its tree is that one line, which no other line can make dead or
+    // invalid. Such a line is not read (no node, no scope): on each keystroke, a large file's
+    // usual `Require` lines cost a look at their text.
+    // (Each section's scope owner by index, -1 before it is known; the last slot for the top level.)
+    const ownerOf = new Int32Array(nSections + 1).fill(-1);
+    const ownerSlot = (p: SectionNode | null): number => {
+      // Up to the first section whose owner is known or that is a scope (a loop: nesting may be deep).
+      let o = nSections;
+      let q = p;
+      for (; q; q = q.parent) {
+        if (ownerOf[q.index] >= 0) {
+          o = ownerOf[q.index];
+          break;
+        }
+        if (scopeKindOf(q) !== null) {
+          o = q.index;
+          break;
+        }
+      }
+      for (let r = p; r && r !== q; r = r.parent) ownerOf[r.index] = o;
+      if (q) ownerOf[q.index] = o;
+      return o;
+    };
+    const lines = doc.linesWithKeys(AUTHZ_KEY_LIST);
+    const owned = new Int32Array(nSections + 1);
+    for (let ix = 0; ix < lines.length; ix++) owned[ownerSlot(doc.parentOf(lines[ix]))]++;
+    for (const sec of doc.sections) {
+      if (sec.key === 'limit' || sec.key === 'limitexcept' || Object.hasOwn(CONTAINER_OP, sec.key)) {
+        want(sec);
+        owned[ownerSlot(sec.parent)] += 2;
+      }
+    }
+    const text = doc.text;
+    for (let ix = 0; ix < lines.length; ix++) {
+      const i = lines[ix];
+      const parent = doc.parentOf(i);
+      if (aliases.size === 0 && owned[ownerSlot(parent)] === 1 && doc.keyOf(i) === 'require' && SOUND_REQUIRE.get(text, doc.startOf(i), doc.endOf(i))) continue;
+      want(parent);
+      authzRead.push(doc.lineAt(i) as DirectiveNode);
+    }
   }
 
   // The light model's walk reads, of a section's children, only the sections it wants and the
@@ -674,7 +722,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
       if (list) list.push(ch);
       else lightKids![slot] = [ch];
     };
-    const authz = directivesNamed(doc, ...AUTHZ_KEYS);
+    const authz = authzRead;
     const secs = doc.sections;
     let j = 0;
     for (let i = 0; i < secs.length; i++) {
@@ -806,7 +854,8 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
     let lastParent: SectionNode | null | undefined;
     let lastOk = false;
     const at = doc.linesWithKeys(COMPAT_KEY_LIST);
-    const text = doc.text;
+    // Whether a line has a problem depends on its text alone: a text found sound is remembered.
+    const ids = lineTextIds(doc, at);
     for (let ix = 0; ix < at.length; ix++) {
       const i = at[ix];
       const parent = doc.parentOf(i);
@@ -814,7 +863,10 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
         lastParent = parent;
         lastOk = reaches(parent) && readBy({ parent });
       }
-      if (lastOk && !SOUND_COMPAT.get(text, doc.startOf(i), doc.endOf(i))) directive(doc.lineAt(i) as DirectiveNode, scratch);
+      if (!lastOk || SOUND_COMPAT.get(ids[ix])) continue;
+      const before = problems.length;
+      directive(doc.lineAt(i) as DirectiveNode, scratch);
+      if (problems.length === before) SOUND_COMPAT.set(ids[ix], true);
     }
   }
 

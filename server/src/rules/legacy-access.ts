@@ -6,6 +6,7 @@
  */
 function quickFindings(doc: ConfigDocument): Finding[] {
   const at = doc.linesWithKeys(COMPAT_KEY_LIST);
+  const ids = lineTextIds(doc, at);
   const out = new Array<Finding>(at.length);
   const text = doc.text;
   for (let ix = 0; ix < at.length; ix++) {
@@ -14,8 +15,13 @@ function quickFindings(doc: ConfigDocument): Finding[] {
     const end = doc.endOf(i);
     const parent = doc.parentOf(i);
     const only22 = only22Inside(parent);
-    // (What describedOf answers, with the cache looked at first.)
-    const message = (!only22 || readersInside(parent).has('httpd22') ? described[only22 ? 1 : 0].get(text, start, end) : undefined) ?? describedOf(text, doc.lineAt(i) as DirectiveNode, only22);
+    // (What describedOf answers, with the messages by the line's text number looked at first.)
+    const cached = !only22 || readersInside(parent).has('httpd22');
+    let message = cached ? describedById[only22 ? 1 : 0].get(ids[ix]) : undefined;
+    if (message === undefined) {
+      message = describedOf(text, doc.lineAt(i) as DirectiveNode, only22);
+      if (cached) describedById[only22 ? 1 : 0].set(ids[ix], message);
+    }
     // (The rule's default severity given at once: the service completes a finding in place, and a
     // property added to thousands of objects is a property array more for each.)
     out[ix] = only22
@@ -38,7 +44,7 @@ function quickFindings(doc: ConfigDocument): Finding[] {
  */
 import type { DirectiveNode, Finding, Fix, HtaccessUnder, Rule } from './types';
 import { codeLine, COMPAT_DIRECTIVES, COMPAT_KEY_LIST, in22Branch, readers } from './scope';
-import { detached, directivesNamed, hasDirective, SpanCache, type ConfigDocument, type SectionNode } from '../syntax';
+import { detached, directivesNamed, hasDirective, IdCache, lineTextIds, SpanCache, type ConfigDocument, type SectionNode } from '../syntax';
 import { FRAGMENT_BECAUSE, INCLUDED_NOTE, isBelowDir, lineLabel, openDirsTouching, planMigration, plansAsIncluded, plansInConfiguration, type DirLevelNeeds, type SectionPlan } from '../access';
 import { ancestors, looksIncluded } from '../model/context';
 import { formerModule, namesNoModule, only22Inside, readersInside, testKeyOf } from '../model/guards';
@@ -75,6 +81,8 @@ const DEPRECATED: Array<'deprecated'> = Object.freeze(['deprecated']) as Array<'
 
 /** Messages by line text: one cache for lines 2.4 reads, one for lines only 2.2 does. */
 const described: Array<SpanCache<string>> = [new SpanCache(16384), new SpanCache()];
+/** The same, by the text's number (lineTextIds), for the quick pass, which reads lines by index. */
+const describedById: Array<IdCache<string>> = [new IdCache(16384), new IdCache(1024)];
 
 /**
  * The message of a line, by its text (the name and the words, and so the message, follow from

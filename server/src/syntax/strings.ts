@@ -97,3 +97,69 @@ export class SpanCache<V> {
     this.newer[pair >> 1] = slot - pair;
   }
 }
+
+/**
+ * Numbers for texts: the same stretch of text gets the same number while the table holds it. The
+ * table is bounded: a text pushed out and met again gets a new number, so a number never stands
+ * for two texts, and a cache kept by number only misses.
+ */
+export class TextIds {
+  private readonly table: SpanCache<number>;
+  private next = 1;
+
+  constructor(size = 16384) {
+    this.table = new SpanCache<number>(size);
+  }
+
+  /** The number of s[a, e) (0 for an empty stretch). */
+  idOf(s: string, a: number, e: number): number {
+    if (e <= a) return 0;
+    let id = this.table.get(s, a, e);
+    if (id === undefined) {
+      id = this.next++;
+      this.table.set(s, a, e, id);
+    }
+    return id;
+  }
+}
+
+/** The numbers of lines' texts, shared by every caller. */
+const LINE_TEXTS = new TextIds(16384);
+/** The numbers of each list of lines, by the list (a document keeps one list per set of keys). */
+const LINE_TEXT_IDS = new WeakMap<Int32Array, Int32Array>();
+
+/**
+ * The number of each line's text (from its first non-blank character to its last), for a list of
+ * a document's line indices such as ConfigDocument.linesWithKeys returns: a rule that keeps what it
+ * worked out for a line by its text (the thousands of `Allow from all` of a large file) looks the
+ * text up once per document, however many rules ask. Lines with the same text get the same number.
+ */
+export function lineTextIds(doc: { readonly text: string; startOf(i: number): number; endOf(i: number): number }, lines: Int32Array): Int32Array {
+  let ids = LINE_TEXT_IDS.get(lines);
+  if (ids === undefined) {
+    ids = new Int32Array(lines.length);
+    const text = doc.text;
+    for (let ix = 0; ix < lines.length; ix++) ids[ix] = LINE_TEXTS.idOf(text, doc.startOf(lines[ix]), doc.endOf(lines[ix]));
+    LINE_TEXT_IDS.set(lines, ids);
+  }
+  return ids;
+}
+
+/**
+ * Values by text number (see TextIds), bounded: when it holds `size` values it starts again empty.
+ * (Numbers of texts pushed out of their table are never asked again; this keeps them from piling up.)
+ */
+export class IdCache<V> {
+  private map = new Map<number, V>();
+
+  constructor(private readonly size = 16384) {}
+
+  get(id: number): V | undefined {
+    return this.map.get(id);
+  }
+
+  set(id: number, value: V): void {
+    if (this.map.size >= this.size) this.map = new Map();
+    this.map.set(id, value);
+  }
+}
