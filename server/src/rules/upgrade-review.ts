@@ -96,7 +96,8 @@ function mayMixOptions(text: string, start: number, end: number): boolean {
 /** Whether a line of changedSyntaxRule's directives may hold what it reports (see directivesWhereText). */
 function maySyntax(key: string, text: string, start: number, end: number): boolean {
   if (key === 'options') return mayMixOptions(text, start, end);
-  if (DEBUG_LEVEL_DIRECTIVES.has(key)) return /debuglevel=/i.test(text.slice(start, end));
+  // (A backslash may stand between the letters of a word as written: such a line is read in words.)
+  if (DEBUG_LEVEL_DIRECTIVES.has(key)) return /debuglevel=|\\/i.test(text.slice(start, end));
   return true;
 }
 
