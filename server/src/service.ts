@@ -16,7 +16,9 @@ import {
 } from 'vscode-languageserver-types';
 import { applyEdits, OffsetEdit, parse, rangeOf, offsetAt, type ConfigDocument } from './syntax';
 import { defaultContextFor, type FileContext } from './model/context';
-import { viewAfterEdits, type ConfigurationView } from './access';
+import { NO_DIR_FORM, viewAfterEdits, type ConfigurationView } from './access';
+import { declaredNote, DECLARED_TITLE } from './rules/legacy-access';
+import { migrateHtaccessInContext } from './features/htaccess-context';
 import { RULES, getRule, getRuleInfo, collectSuppressions, ruleDocsUrl, type Finding, type Rule, type RuleContext, type HtaccessUnder, type Severity, type SeveritySetting, type Fix } from './rules';
 import { hoverAt } from './features/hover';
 import type { DocumentSymbol, FoldingRange, FormattingOptions, SelectionRange } from 'vscode-languageserver-types';
@@ -119,6 +121,14 @@ function codeDescriptionOf(rule: string): { href: string } {
 const DEPRECATED_TAGS: readonly DiagnosticTag[] = Object.freeze([DiagnosticTag.Deprecated]);
 const UNNECESSARY_TAGS: readonly DiagnosticTag[] = Object.freeze([DiagnosticTag.Unnecessary]);
 const BOTH_TAGS: readonly DiagnosticTag[] = Object.freeze([DiagnosticTag.Deprecated, DiagnosticTag.Unnecessary]);
+
+/** Where the declared server configuration of withDeclaredNone puts the .htaccess file. */
+const DECLARED_DIR = '/apacheconf-declared/site';
+/** What `inherited: none` declares, as a server configuration: the directory allows overrides and sets nothing else. */
+const DECLARED_NONE_CONFIG = (): ConfigDocument => (declaredNoneConfig ??= parse(`DocumentRoot "${DECLARED_DIR}"\n<Directory "${DECLARED_DIR}">\n  AllowOverride All\n</Directory>\n`));
+let declaredNoneConfig: ConfigDocument | undefined;
+/** No other .htaccess file: none in the parent folders, no subfolder (the disk is asked apart, see withDeclaredNone). */
+const NO_OTHER_HTACCESS = { readFile: (): string | undefined => undefined, listDir: (): string[] => [] };
 
 /** The LSP tags of a finding's tags (shared, frozen arrays). */
 function lspTags(tags: readonly string[]): DiagnosticTag[] {
@@ -227,7 +237,48 @@ export class ApacheConfService {
     }
     findings.length = n;
     findings.sort((a, b) => a.start - b.start || a.end - b.end);
-    return { uri, doc: tree, context, findings, depth: input.depth ?? 'full' };
+    const a: Analysis = { uri, doc: tree, context, findings, depth: input.depth ?? 'full' };
+    return a.depth === 'full' && context === 'htaccess' && this.settings.inherited === 'none' ? this.withDeclaredNone(a) : a;
+  }
+
+  /**
+   * A .htaccess file under the declaration `inherited: none` (`--inherited none`) with host rules
+   * that no form of one section rewrites whatever the directory inherits (deny everyone, then
+   * `<Files>` sections that let some files through): the whole file is planned as httpd reads it
+   * in a server configuration that is just what was declared (its directory allows overrides and
+   * has no Require, no AuthType and no other access line, nothing after it), as a .htaccess file is
+   * planned in a real one (features/htaccess-context.ts). When the engine finds that rewrite
+   * exact there, it is the preferred fix of each legacy-access finding outside 2.2-only branches,
+   * in place of the forms of single sections. The .htaccess files of its subdirectories inherit
+   * from it: where one sets access, nothing changes.
+   */
+  private withDeclaredNone(a: Analysis): Analysis {
+    const open = (f: ReportedFinding) => f.rule === 'legacy-access' && f.maxSeverity !== 'hint';
+    if (!a.findings.some((f) => open(f) && f.message.includes(NO_DIR_FORM))) return a;
+    let r: ReturnType<typeof migrateHtaccessInContext>;
+    try {
+      r = migrateHtaccessInContext(DECLARED_NONE_CONFIG(), DECLARED_DIR, a.doc.text, undefined, NO_OTHER_HTACCESS, null);
+    } catch {
+      return a;
+    }
+    if (r.text === null || !r.edits?.length) return a;
+    const path = a.uri.startsWith('file://') ? fileUriToPath(a.uri) : null;
+    const below = path ? this.settings.htaccessUnder?.(dirname(path), true) : undefined;
+    if (below?.kind === 'sets-access') {
+      const note = ` On the declared terms the whole file has an exact rewrite, but ${below.file} sets access below and inherits from this file.`;
+      return { ...a, findings: a.findings.map((f) => (open(f) && f.message.includes(NO_DIR_FORM) ? { ...f, message: f.message + note } : f)) };
+    }
+    const fix = { title: `Rewrite as \`Require\` (exact for ${DECLARED_TITLE.none})`, edits: r.edits, preferred: true };
+    const findings = a.findings.map((f) =>
+      open(f)
+        ? {
+            ...f,
+            message: f.message.replace(/ (No exact rewrite is offered: |The rewrite offered is exact on the terms declared)[\s\S]*$/, '') + ` ${declaredNote('none', true)}`,
+            fixes: [fix, ...(f.fixes ?? []).map((x) => (x.preferred ? { ...x, preferred: false } : x))],
+          }
+        : f,
+    );
+    return { ...a, findings };
   }
 
   /**

@@ -402,3 +402,92 @@ describe('.htaccess rewrites on the real httpd: in their server configuration (f
     });
   });
 });
+
+// `--inherited none` for files no form of a single section rewrites (a top level that denies
+// everyone, `<Files>` sections that let some files through: each section's rewrite depends on the
+// others'): the service plans the whole file as httpd reads it under a server config that is just
+// what was declared (service.ts, withDeclaredNone). Each row's declared rewrite is served under the
+// parent `none` (nothing inherited) by httpd without mod_access_compat, the original with it: the
+// same statuses. Under `valid` (a password inherited, outside the declaration) the rows marked
+// `differs` answer differently: the rewrite is exact on the declared terms only.
+describe('.htaccess rewrites on the real httpd: --inherited none, files planned whole', function () {
+  this.timeout(300_000);
+  const DECLARED: Array<{ id: string; htaccess: string; expected: string; differs?: boolean }> = [
+    {
+      id: 'deny-then-files-allow',
+      htaccess: 'Order deny,allow\nDeny from all\n<Files "a.html">\nAllow from all\n</Files>\n',
+      expected: 'Require all denied\n<Files "a.html">\nRequire all granted\n</Files>\n',
+      differs: true,
+    },
+    {
+      id: 'deny-without-order-filesmatch',
+      htaccess: 'Deny from All\n<FilesMatch "^a\\.">\nAllow from All\n</FilesMatch>\n',
+      expected: 'Require all denied\n<FilesMatch "^a\\.">\nRequire all granted\n</FilesMatch>\n',
+      differs: true,
+    },
+    // The <Files> section's host rules replace the file's (mod_access_compat has no merger): no
+    // `Order` there is deny,allow, and with no `Deny` line everyone passes, 127.0.0.2 or not.
+    {
+      id: 'deny-then-files-one-client',
+      htaccess: 'Order deny,allow\nDeny from all\n<Files "a.html">\nAllow from 127.0.0.2\n</Files>\n',
+      expected: 'Require all denied\n<Files "a.html">\nRequire all granted\n</Files>\n',
+      differs: true,
+    },
+    {
+      id: 'filesmatch-any-then-files',
+      htaccess: 'Order deny,allow\n<FilesMatch ".">\n    Order Allow,Deny\n    Deny from all\n</FilesMatch>\n<Files "a.html">\n    Order Allow,Deny\n    Allow from all\n</Files>\n',
+      expected: 'Require all granted\n<FilesMatch ".">\n    Require all denied\n</FilesMatch>\n<Files "a.html">\n    Require all granted\n</Files>\n',
+    },
+  ];
+  const declared = createService({ inherited: 'none' });
+  const decParents = PARENTS.filter((p) => p.id === 'none' || p.id === 'valid');
+  let statuses: Map<string, { reqs: OracleRequestFor[]; a: number[]; b: number[] }> | null = null;
+
+  before(async function () {
+    if (!httpdOrSkip(this)) return;
+    const originals: OracleCase[] = [];
+    const rewrites: OracleCase[] = [];
+    const requests: OracleRequestFor[] = [];
+    for (const row of DECLARED) {
+      const fixed = declared.fixText({ text: row.htaccess, uri: 'file:///site/d/.htaccess' }).text;
+      for (const p of decParents) {
+        const id = `decl-${row.id}-${p.id}`;
+        originals.push(oracleCase(id, p, row.htaccess));
+        rewrites.push(oracleCase(id, p, fixed));
+        for (const from of FROMS) for (const auth of AUTHS) for (const method of METHODS) for (const path of PATHS) requests.push({ caseId: id, path, from, method, ...(auth ? { auth } : {}) });
+      }
+    }
+    const before = await startOracle(originals, { compat: true, users: USERS, groups: GROUPS });
+    const after = await startOracle(rewrites, { compat: false, users: USERS, groups: GROUPS });
+    try {
+      const a = await before.requestAll(requests);
+      const b = await after.requestAll(requests);
+      statuses = new Map();
+      requests.forEach((r, i) => {
+        const s = statuses!.get(r.caseId) ?? { reqs: [], a: [], b: [] };
+        s.reqs.push(r);
+        s.a.push(a[i]);
+        s.b.push(b[i]);
+        statuses!.set(r.caseId, s);
+      });
+    } finally {
+      await before.stop();
+      await after.stop();
+    }
+  });
+
+  for (const row of DECLARED) {
+    it(`${row.id}: no fix without the declaration; with it, the whole file rewritten and exact under a directory that inherits nothing`, () => {
+      assert.equal(createService().fixText({ text: row.htaccess, uri: 'file:///site/d/.htaccess' }).text, row.htaccess);
+      assert.equal(createService({ inherited: 'require' }).fixText({ text: row.htaccess, uri: 'file:///site/d/.htaccess' }).text, row.htaccess);
+      assert.equal(declared.fixText({ text: row.htaccess, uri: 'file:///site/d/.htaccess' }).text, row.expected);
+      if (!statuses) return;
+      const none = statuses.get(`decl-${row.id}-none`)!;
+      assert.deepEqual(mismatches(none.reqs, none.a, none.b).slice(0, 3), [], `parent none: the rewrite\n${row.expected}must answer as the original`);
+      const valid = statuses.get(`decl-${row.id}-valid`)!;
+      const differ = mismatches(valid.reqs, valid.a, valid.b).length;
+      console.log(`      none: ${none.reqs.length} requests, 0 differ; valid: ${valid.reqs.length} requests, ${differ} differ`);
+      if (row.differs) assert.ok(differ > 0, 'under an inherited password httpd answers alike: the declaration would not be needed');
+    });
+  }
+});

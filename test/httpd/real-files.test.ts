@@ -260,6 +260,13 @@ function loadableModules(): Set<string> {
 /** What the server config of a .htaccess file's directory says, in 2.4 terms: the rewrites offered for .htaccess files are meant to hold under each. */
 const PARENTS = ['Require all granted', 'Require all denied', 'Require ip 127.0.0.2', `${BASIC}\nRequire valid-user`];
 
+/**
+ * APACHECONF_REAL_INHERITED=none|require runs what `fix --inherited` applies instead, under the
+ * parents that fit the declaration: nothing inherited (none), or the parents above (require).
+ */
+const DECLARED = process.env.APACHECONF_REAL_INHERITED === 'none' || process.env.APACHECONF_REAL_INHERITED === 'require' ? process.env.APACHECONF_REAL_INHERITED : undefined;
+const HT_PARENTS = DECLARED === 'none' ? [''] : PARENTS;
+
 /** Every file under the folders, or the corpus. */
 function sources(): string[] {
   const dirs = process.env.APACHECONF_REAL_DIRS;
@@ -369,17 +376,26 @@ if (typeof describe === 'function') describe('real files: every rewrite of an ac
     const names = new Map<string, string>();
     const skipped: Record<string, number> = {};
     const modules = new Set<string>();
+    const declaredText = new Map<string, string>();
     for (const file of sources()) {
       if (!/htaccess/i.test(path.basename(file))) continue;
       const text = fs.readFileSync(file, 'latin1');
       if (!/^\s*(order|allow|deny|satisfy)\b/im.test(text)) continue;
+      if (DECLARED) {
+        const fixed = createService({ inherited: DECLARED }).fixText({ text, uri: 'file://' + file }).text;
+        if (fixed === text) {
+          skipped['no rewrite on the declared terms'] = (skipped['no rewrite on the declared terms'] ?? 0) + 1;
+          continue;
+        }
+        declaredText.set(file, fixed);
+      }
       const a = createService().analyze({ text, uri: 'file://' + file, context: 'htaccess', depth: 'full' });
       const fixes = new Map<string, Array<{ start: number; end: number; newText: string }>>();
       for (const f of a.findings) if (f.rule === 'legacy-access') for (const x of f.fixes ?? []) if (!/naive/.test(x.title)) fixes.set(JSON.stringify(x.edits), x.edits);
       // One rewrite a section (a file of several <FilesMatch> blocks has several): all of them.
       let rewritten: string | null = null;
       try {
-        rewritten = fixes.size ? applyEdits(text, [...fixes.values()].flat()) : null;
+        rewritten = declaredText.get(file) ?? (fixes.size ? applyEdits(text, [...fixes.values()].flat()) : null);
       } catch {
         rewritten = null;
       }
@@ -410,7 +426,8 @@ if (typeof describe === 'function') describe('real files: every rewrite of an ac
       for (const s of doc.sections) {
         if (s.key !== 'files' && s.key !== 'filesmatch') continue;
         const arg = s.args[0]?.value ?? '';
-        const words = /^[\w.-]+$/.test(arg) ? [arg] : (arg.match(/[A-Za-z0-9_]+/g) ?? []).filter((w) => w.length > 1).flatMap((w) => [w, `a.${w}`]);
+        // (`.` and `..` name no file: `<FilesMatch ".">` is a pattern that matches every name.)
+        const words = /^[\w.-]+$/.test(arg) && !/^\.\.?$/.test(arg) ? [arg] : (arg.match(/[A-Za-z0-9_]+/g) ?? []).filter((w) => w.length > 1).flatMap((w) => [w, `a.${w}`]);
         if (/\\?\.ht/.test(arg)) words.push('.htpasswd');
         for (const w of words) {
           files[`sub/${w}`] = `${w}\n`;
@@ -418,7 +435,7 @@ if (typeof describe === 'function') describe('real files: every rewrite of an ac
         }
       }
       const id = path.relative(path.dirname(path.dirname(file)), file);
-      PARENTS.forEach((parent, k) => {
+      HT_PARENTS.forEach((parent, k) => {
         const caseId = `x${before.length}`;
         names.set(caseId, `${id} under "${parent.split('\n').pop()}"`);
         const config = `<Directory "@DOCROOT@">\n  AllowOverride All\n  ${parent.split('\n').join('\n  ')}\n</Directory>`;
@@ -428,7 +445,7 @@ if (typeof describe === 'function') describe('real files: every rewrite of an ac
         void k;
       });
     }
-    console.log(`    ${before.length / PARENTS.length} .htaccess files with rewrites offered, each under ${PARENTS.length} server configs; passed over: ${JSON.stringify(skipped)}`);
+    console.log(`    ${before.length / HT_PARENTS.length} .htaccess files with rewrites ${DECLARED ? `applied on the declared terms (inherited: ${DECLARED})` : 'offered'}, each under ${HT_PARENTS.length} server configs; passed over: ${JSON.stringify(skipped)}`);
     if (!before.length) return;
     const opts = { users: USERS, groups: GROUPS, extraModules: [...modules] };
     let a: Oracle | null = null;

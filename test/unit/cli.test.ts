@@ -74,6 +74,7 @@ afterEach(() => {
 });
 
 const HT_ALLOW = 'Order deny,allow\nDeny from all\nAllow from 10.1\n';
+const HT_FILES = 'Order deny,allow\nDeny from all\n<Files "a.png">\nAllow from all\n</Files>\n';
 const HT_ANY = 'Order deny,allow\nDeny from all\nAllow from 10.1\nSatisfy any\n';
 
 describe('cli: exit codes', () => {
@@ -116,6 +117,16 @@ describe('cli: exit codes', () => {
       stderr: /The declared terms would make it exact, but .*d\/open\/\.htaccess sets access below and inherits from this file/,
     },
     { name: 'fix: --inherited, and a subdirectory .htaccess without access lines', files: { 'd/.htaccess': HT_ALLOW, 'd/plain/.htaccess': 'RewriteEngine On\n' }, args: ['fix', '--inherited', 'require', 'd/.htaccess'], code: 0, stderr: /would apply 1 fix/ },
+    // No form of one section holds whatever is inherited: under --inherited none the whole file is planned (service.ts, withDeclaredNone).
+    { name: 'fix: --inherited none, deny with a <Files> exception', files: { 'd/.htaccess': HT_FILES }, args: ['fix', '--inherited', 'none', 'd/.htaccess'], code: 0, stdout: /^\+Require all denied\n <Files "a\.png">\n-Allow from all\n\+Require all granted$/m },
+    { name: 'fix: --inherited require, deny with a <Files> exception', files: { 'd/.htaccess': HT_FILES }, args: ['fix', '--inherited', 'require', 'd/.htaccess'], code: 1, stderr: /would apply 0 fixes/ },
+    {
+      name: 'fix: --inherited none, deny with a <Files> exception, and a subdirectory .htaccess that sets access',
+      files: { 'd/.htaccess': HT_FILES, 'd/open/.htaccess': 'Require all granted\n' },
+      args: ['fix', '--inherited', 'none', 'd/.htaccess'],
+      code: 1,
+      stderr: /On the declared terms the whole file has an exact rewrite, but .*d\/open\/\.htaccess sets access below/,
+    },
     { name: 'fix: Satisfy Any needs an inherited Require', files: { 'd/.htaccess': HT_ANY }, args: ['fix', '--inherited', 'none', 'd/.htaccess'], code: 1, stderr: /would apply 0 fixes/ },
     { name: 'check: --inherited says on which terms', files: { 'd/.htaccess': HT_ANY }, args: ['check', '--inherited', 'require', 'd/.htaccess'], code: 1, stdout: /exact on the terms declared \(inherited: require\)/ },
     { name: 'bad --inherited', files: { 'a.conf': CLEAN }, args: ['fix', '--inherited', 'all', 'a.conf'], code: 2, stderr: /--inherited must be one of require, none/ },

@@ -1885,11 +1885,14 @@ function dirLevelForm(doc: ConfigDocument, x: Scope, unit: string): { title: str
   };
 }
 
+/** The end of the reason a file read inside a directory gives when no rewrite form of its sections holds whatever it inherits. */
+export const NO_DIR_FORM = 'No rewrite of these lines was found that is right whatever those are.';
+
 /** Why a file read inside a directory gets no exact rewrite, and when the offered one is exact. */
 function dirLevelReason(ctx: FileContext, needs: DirLevelNeeds | null): string {
   const where = ctx === 'htaccess' ? 'this .htaccess file' : 'this file (read inside a `<Directory>`)';
   const head = `${where} does not show what its directory inherits, nor what later sections of the server config add.`;
-  if (needs === null) return `${head} No rewrite of these lines was found that is right whatever those are.`;
+  if (needs === null) return `${head} ${NO_DIR_FORM}`;
   const inherited =
     needs === 'nothing'
       ? 'whatever 2.4 `Require` rules the directory inherits (once the server config, too, has no 2.2 lines left: while a parent still has `Satisfy Any` and host rules under mod_access_compat, deleting this file\'s `Satisfy` changes what they do)'

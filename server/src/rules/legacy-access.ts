@@ -133,9 +133,9 @@ function meets(inherited: 'require' | 'none', needs: DirLevelNeeds): boolean {
   return needs === 'nothing' || needs === 'require-or-no-authtype' || (needs === 'require' && inherited === 'require');
 }
 
-const DECLARED_TITLE = { require: 'a directory that inherits a 2.4 `Require`', none: 'a directory that inherits no `Require` and no `AuthType`' } as const;
+export const DECLARED_TITLE = { require: 'a directory that inherits a 2.4 `Require`', none: 'a directory that inherits no `Require` and no `AuthType`' } as const;
 
-function declaredNote(inherited: 'require' | 'none', htaccess: boolean): string {
+export function declaredNote(inherited: 'require' | 'none', htaccess: boolean): string {
   return (
     `The rewrite offered is exact on the terms declared (inherited: ${inherited}): the directory inherits ` +
     (inherited === 'require' ? 'a 2.4 `Require`' : 'neither a `Require` nor an `AuthType`') +
