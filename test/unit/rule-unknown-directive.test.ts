@@ -6,6 +6,10 @@ describe('rule unknown-directive', () => {
     { name: 'a typo of a known directive is a warning', text: lines('ServrName example.com'), flagged: ['ServrName'], severities: ['warning'] },
     { name: 'another typo', text: lines('DocumentRot /srv/www'), flagged: ['DocumentRot'], severities: ['warning'] },
     { name: 'a third-party directive is information', text: lines('WSGIScriptAlias / /srv/app.wsgi'), flagged: ['WSGIScriptAlias'], severities: ['information'] },
+    // mod_jk's names (a GitHub httpd.conf): a known name with a module's prefix is no typo of it (no "Did you mean `LogLevel`?").
+    { name: 'a known name behind a module prefix is information, not a typo', text: lines('JkLogLevel trace', 'JkLogFile logs/mod_jk.log'), flagged: ['JkLogLevel', 'JkLogFile'], severities: ['information', 'information'] },
+    { name: 'in a file that loads the module, nothing', text: lines('LoadModule jk_module modules/mod_jk.so', 'JkLogLevel trace'), flagged: [] },
+    { name: 'a letter more at the start is still a typo', text: lines('xLogLevel warn'), flagged: ['xLogLevel'], severities: ['warning'] },
     // Registered by stock modules (apache2 -L, httpd 2.4.71), not documented in the manual.
     { name: 'directives stock modules register that the manual does not document', text: lines('H2SessionExtraFiles 5', 'MacroIgnoreEmptyArgs', 'MacroIgnoreBadNesting', '<Directory /x>', 'AuthDigestNcCheck On', '</Directory>'), flagged: [] },
     { name: 'known directives in any case', text: lines('servername a', 'DOCUMENTROOT /srv', 'Require all granted', '<Directory /srv>', '</Directory>'), flagged: [] },

@@ -220,7 +220,11 @@ function computeSuggestion(key: string, among: readonly DirectiveFact[] = SUGGES
   for (const f of among) {
     // More than `max` characters apart in length can never be within `max` edits.
     if (Math.abs(f.name.length - key.length) > max) continue;
-    const d = editDistance(key, f.name.toLowerCase(), max);
+    const lower = f.name.toLowerCase();
+    // A known name with two letters or more put before it is a module's name for its own
+    // directive (mod_jk's `JkLogLevel`), not a slip of the keyboard.
+    if (key.length - lower.length >= 2 && key.endsWith(lower)) continue;
+    const d = editDistance(key, lower, max);
     if (d > max) continue;
     // Prefer fewer edits, then a matching first letter (typos rarely hit it), then the shorter name.
     const score = d * 4 + (f.name[0].toLowerCase() === key[0] ? 0 : 2) + (f.name.length > key.length ? 1 : 0);
