@@ -241,9 +241,15 @@ function requestsOf(p: Prepared): OracleRequestFor[] {
 }
 
 function makeTree(p: Prepared): void {
+  // Every directory first: a file's name may be that of a directory it names deeper down (OTRS's
+  // `<Directory …/js/js-cache>` beside a `js-cache` file name), and the directory wins.
+  for (const d of p.dirs) fs.mkdirSync(path.join(d, 'sub'), { recursive: true });
   for (const d of p.dirs) {
-    fs.mkdirSync(path.join(d, 'sub'), { recursive: true });
-    for (const n of p.names) fs.writeFileSync(path.join(d, n), `${n}\n`);
+    for (const n of p.names) {
+      const f = path.join(d, n);
+      if (fs.existsSync(f) && fs.statSync(f).isDirectory()) continue;
+      fs.writeFileSync(f, `${n}\n`);
+    }
   }
 }
 
