@@ -17,9 +17,8 @@ import {
 import { applyEdits, OffsetEdit, parse, rangeOf, offsetAt, type ConfigDocument } from './syntax';
 import { defaultContextFor, type FileContext } from './model/context';
 import { NO_DIR_FORM, viewAfterEdits, type ConfigurationView } from './access';
-import { declaredNote, DECLARED_TITLE } from './rules/legacy-access';
 import { migrateHtaccessInContext } from './features/htaccess-context';
-import { RULES, getRule, getRuleInfo, collectSuppressions, ruleDocsUrl, type Finding, type Rule, type RuleContext, type HtaccessUnder, type Severity, type SeveritySetting, type Fix } from './rules';
+import { RULES, getRule, getRuleInfo, collectSuppressions, declaredNote, DECLARED_TITLE, ruleDocsUrl, type Finding, type Rule, type RuleContext, type HtaccessUnder, type Severity, type SeveritySetting, type Fix } from './rules';
 import { hoverAt } from './features/hover';
 import type { DocumentSymbol, FoldingRange, FormattingOptions, SelectionRange } from 'vscode-languageserver-types';
 import { documentSymbols } from './features/symbols';

@@ -154,6 +154,26 @@ function oracleCase(id: string, parent: Parent, htaccess: string): OracleCase {
   };
 }
 
+/** Serves the originals with mod_access_compat and the rewrites without, and each request's two statuses, by case. */
+async function serveBoth(originals: OracleCase[], rewrites: OracleCase[], requests: OracleRequestFor[]): Promise<Map<string, Array<{ r: OracleRequestFor; a: number; b: number }>>> {
+  const before = await startOracle(originals, { compat: true, users: USERS, groups: GROUPS });
+  const after = await startOracle(rewrites, { compat: false, users: USERS, groups: GROUPS });
+  try {
+    const a = await before.requestAll(requests);
+    const b = await after.requestAll(requests);
+    const out = new Map<string, Array<{ r: OracleRequestFor; a: number; b: number }>>();
+    requests.forEach((r, i) => {
+      const list = out.get(r.caseId) ?? [];
+      list.push({ r, a: a[i], b: b[i] });
+      out.set(r.caseId, list);
+    });
+    return out;
+  } finally {
+    await before.stop();
+    await after.stop();
+  }
+}
+
 describe('.htaccess rewrites on the real httpd: each form is exact under the inherited rules it names', function () {
   this.timeout(300_000);
   let statuses: Map<string, Array<{ r: OracleRequestFor; a: number; b: number }>> | null = null;
@@ -177,21 +197,7 @@ describe('.htaccess rewrites on the real httpd: each form is exact under the inh
         }
       }
     }
-    const before = await startOracle(originals, { compat: true, users: USERS, groups: GROUPS });
-    const after = await startOracle(rewrites, { compat: false, users: USERS, groups: GROUPS });
-    try {
-      const a = await before.requestAll(requests);
-      const b = await after.requestAll(requests);
-      statuses = new Map();
-      requests.forEach((r, i) => {
-        const list = statuses!.get(r.caseId) ?? [];
-        list.push({ r, a: a[i], b: b[i] });
-        statuses!.set(r.caseId, list);
-      });
-    } finally {
-      await before.stop();
-      await after.stop();
-    }
+    statuses = await serveBoth(originals, rewrites, requests);
   });
 
   for (const row of ROWS) {
@@ -441,7 +447,7 @@ describe('.htaccess rewrites on the real httpd: --inherited none, files planned 
   ];
   const declared = createService({ inherited: 'none' });
   const decParents = PARENTS.filter((p) => p.id === 'none' || p.id === 'valid');
-  let statuses: Map<string, { reqs: OracleRequestFor[]; a: number[]; b: number[] }> | null = null;
+  let statuses: Map<string, Array<{ r: OracleRequestFor; a: number; b: number }>> | null = null;
 
   before(async function () {
     if (!httpdOrSkip(this)) return;
@@ -457,23 +463,7 @@ describe('.htaccess rewrites on the real httpd: --inherited none, files planned 
         for (const from of FROMS) for (const auth of AUTHS) for (const method of METHODS) for (const path of PATHS) requests.push({ caseId: id, path, from, method, ...(auth ? { auth } : {}) });
       }
     }
-    const before = await startOracle(originals, { compat: true, users: USERS, groups: GROUPS });
-    const after = await startOracle(rewrites, { compat: false, users: USERS, groups: GROUPS });
-    try {
-      const a = await before.requestAll(requests);
-      const b = await after.requestAll(requests);
-      statuses = new Map();
-      requests.forEach((r, i) => {
-        const s = statuses!.get(r.caseId) ?? { reqs: [], a: [], b: [] };
-        s.reqs.push(r);
-        s.a.push(a[i]);
-        s.b.push(b[i]);
-        statuses!.set(r.caseId, s);
-      });
-    } finally {
-      await before.stop();
-      await after.stop();
-    }
+    statuses = await serveBoth(originals, rewrites, requests);
   });
 
   for (const row of DECLARED) {
@@ -482,11 +472,15 @@ describe('.htaccess rewrites on the real httpd: --inherited none, files planned 
       assert.equal(createService({ inherited: 'require' }).fixText({ text: row.htaccess, uri: 'file:///site/d/.htaccess' }).text, row.htaccess);
       assert.equal(declared.fixText({ text: row.htaccess, uri: 'file:///site/d/.htaccess' }).text, row.expected);
       if (!statuses) return;
-      const none = statuses.get(`decl-${row.id}-none`)!;
-      assert.deepEqual(mismatches(none.reqs, none.a, none.b).slice(0, 3), [], `parent none: the rewrite\n${row.expected}must answer as the original`);
-      const valid = statuses.get(`decl-${row.id}-valid`)!;
-      const differ = mismatches(valid.reqs, valid.a, valid.b).length;
-      console.log(`      none: ${none.reqs.length} requests, 0 differ; valid: ${valid.reqs.length} requests, ${differ} differ`);
+      const diff = (p: string) => {
+        const list = statuses!.get(`decl-${row.id}-${p}`)!;
+        return { n: list.length, diff: mismatches(list.map((x) => x.r), list.map((x) => x.a), list.map((x) => x.b)) };
+      };
+      const none = diff('none');
+      assert.deepEqual(none.diff.slice(0, 3), [], `parent none: the rewrite\n${row.expected}must answer as the original`);
+      const valid = diff('valid');
+      const differ = valid.diff.length;
+      console.log(`      none: ${none.n} requests, 0 differ; valid: ${valid.n} requests, ${differ} differ`);
       if (row.differs) assert.ok(differ > 0, 'under an inherited password httpd answers alike: the declaration would not be needed');
     });
   }

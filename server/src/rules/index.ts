@@ -58,5 +58,6 @@ export const ALL_RULE_IDS: readonly string[] = [...infoById.keys()];
 
 export * from './types';
 export { collectSuppressions } from './suppress';
+export { declaredNote, DECLARED_TITLE } from './legacy-access';
 export { ruleDocsUrl } from './docs';
 export { CONFIGURATION_RULES, MODULE_NOT_LOADED, NEWER_THAN_TARGET, NEWER_THAN_TARGET_DEFAULT, type RuleInfo } from './configuration';
