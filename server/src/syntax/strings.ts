@@ -126,7 +126,7 @@ export class TextIds {
 /** The numbers of lines' texts, shared by every caller. */
 const LINE_TEXTS = new TextIds(16384);
 /** The numbers of each list of lines, by the list (a document keeps one list per set of keys). */
-const LINE_TEXT_IDS = new WeakMap<Int32Array, Int32Array>();
+const LINE_TEXT_IDS = new WeakMap<Int32Array, Float64Array>();
 
 /**
  * The number of each line's text (from its first non-blank character to its last), for a list of
@@ -134,10 +134,11 @@ const LINE_TEXT_IDS = new WeakMap<Int32Array, Int32Array>();
  * worked out for a line by its text (the thousands of `Allow from all` of a large file) looks the
  * text up once per document, however many rules ask. Lines with the same text get the same number.
  */
-export function lineTextIds(doc: { readonly text: string; startOf(i: number): number; endOf(i: number): number }, lines: Int32Array): Int32Array {
+export function lineTextIds(doc: { readonly text: string; startOf(i: number): number; endOf(i: number): number }, lines: Int32Array): Float64Array {
   let ids = LINE_TEXT_IDS.get(lines);
   if (ids === undefined) {
-    ids = new Int32Array(lines.length);
+    // (Doubles: numbers only grow, and a long-running server may hand out more than 2^31.)
+    ids = new Float64Array(lines.length);
     const text = doc.text;
     for (let ix = 0; ix < lines.length; ix++) ids[ix] = LINE_TEXTS.idOf(text, doc.startOf(lines[ix]), doc.endOf(lines[ix]));
     LINE_TEXT_IDS.set(lines, ids);
