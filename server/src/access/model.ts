@@ -11,7 +11,7 @@
  * Directives in branches the chosen reader skips (<IfModule !mod_authz_core.c>
  * for a 2.4 server…) are left out.
  */
-import { directivesNamed, type ChildNode, hasDirective, IdCache, lineTextIds, SpanCache, wordTable, type ConfigDocument, type DirectiveNode, type SectionNode, type Token } from '../syntax';
+import { type ChildNode, hasDirective, IdCache, lineTextIds, SpanCache, wordTable, type ConfigDocument, type DirectiveNode, type SectionNode, type Token } from '../syntax';
 import type { FileContext } from '../model/context';
 import { NOTHING_SETTLED, readersInside, settledByFile, testKeyOf, type Reader } from '../model/guards';
 import { getProvider } from '../facts/providers';
@@ -660,7 +660,7 @@ export function buildModel(doc: ConfigDocument, context: FileContext, options: M
   // (By the sections' indices: 1 for a wanted section.)
   let wanted: Uint8Array | null = null;
   // The authorization lines the light walk reads (see below), in document order.
-  let authzRead: DirectiveNode[] = [];
+  const authzRead: DirectiveNode[] = [];
   if (light) {
     wanted = new Uint8Array(nSections);
     const want = (p: SectionNode | null) => {
